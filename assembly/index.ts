@@ -1,0 +1,278 @@
+// The WebAssembly matcher: decides one URL against one compiled ruleset.
+//
+// It knows bytes and the bytecode format, nothing else. The format is defined and documented in
+// src/compile/bytecode.ts; the constants below mirror it. The TypeScript executor in
+// src/engine/executor.ts is the reference this file must agree with, verdict for verdict.
+//
+// Nothing here allocates: the host owns linear memory above __heap_base, writes rulesets and URL bytes
+// into it, and passes pointers in.
+
+// Header offsets (bytes from the start of a ruleset).
+const HEADER_FLAGS: usize = 4;
+const HEADER_RULE_COUNT: usize = 8;
+const HEADER_SIZE: usize = 16;
+// One rule table entry: u32 pattern offset, u32 pattern length, u32 rule flags.
+const RULE_ENTRY_SIZE: usize = 12;
+
+const RULESET_NORMALIZE_URL: u32 = 1;
+const RULESET_ROBOTS_TXT_ALLOWED: u32 = 2;
+
+const RULE_END_ANCHORED: u32 = 2;
+const RULE_HAS_WILDCARD: u32 = 4;
+
+const NO_MATCH: i32 = -1;
+const ROBOTS_TXT_IMPLICIT_ALLOW: i32 = -2;
+
+const SLASH: u8 = 0x2f;
+const QUESTION: u8 = 0x3f;
+const SEMICOLON: u8 = 0x3b;
+const HASH: u8 = 0x23;
+const COLON: u8 = 0x3a;
+const PERCENT: u8 = 0x25;
+const STAR: u8 = 0x2a;
+
+/** First byte of linear memory that the host may manage. */
+export function heapBase(): usize {
+  return (__heap_base + 15) & ~15;
+}
+
+/**
+ * Decides `input[0..length)` (a URL or a path, UTF-8) against the ruleset at `ruleset`.
+ * `scratch` must hold at least 3 × length + 1 bytes; the path is rewritten there when it needs a leading
+ * slash or percent-normalization.
+ * Returns the index of the deciding rule, -1 when no rule matches, -2 for the implicitly allowed /robots.txt.
+ */
+export function decide(ruleset: usize, input: usize, length: usize, scratch: usize): i32 {
+  const flags = load<u32>(ruleset + HEADER_FLAGS);
+
+  // Locate path, params and query, the way Google's GetPathParamsQuery does.
+  let searchStart: usize = 0;
+  if (length >= 2 && load<u8>(input) == SLASH && load<u8>(input + 1) == SLASH) searchStart = 2;
+  const earlyPath = findPathStart(input, searchStart, length);
+  let protocolEnd = findSchemeSeparator(input, searchStart, length);
+  if (earlyPath < protocolEnd) protocolEnd = length;
+  protocolEnd = protocolEnd >= length ? searchStart : protocolEnd + 3;
+
+  let pathStart = findPathStart(input, protocolEnd, length);
+  let pathEnd: usize = length;
+  let prependSlash = false;
+  if (pathStart >= length) {
+    pathStart = 0;
+    pathEnd = 0;
+    prependSlash = true;
+  } else {
+    const hash = findByte(input, searchStart, length, HASH);
+    if (hash < pathStart) {
+      pathStart = 0;
+      pathEnd = 0;
+      prependSlash = true;
+    } else {
+      pathEnd = hash;
+      prependSlash = load<u8>(input + pathStart) != SLASH;
+    }
+  }
+
+  let path = input + pathStart;
+  let pathLength = pathEnd - pathStart;
+  const normalize = (flags & RULESET_NORMALIZE_URL) != 0 && needsNormalizing(path, pathLength);
+  if (prependSlash || normalize) {
+    let out = scratch;
+    if (prependSlash) {
+      store<u8>(out, SLASH);
+      out++;
+    }
+    out = normalize ? normalizeInto(path, pathLength, out) : copyInto(path, pathLength, out);
+    path = scratch;
+    pathLength = out - scratch;
+  }
+
+  if ((flags & RULESET_ROBOTS_TXT_ALLOWED) != 0 && isRobotsTxtPath(path, pathLength)) {
+    return ROBOTS_TXT_IMPLICIT_ALLOW;
+  }
+
+  const ruleCount = load<u32>(ruleset + HEADER_RULE_COUNT);
+  let entry = ruleset + HEADER_SIZE;
+  for (let index: u32 = 0; index < ruleCount; index++) {
+    const patternOffset = load<u32>(entry);
+    const patternLength = load<u32>(entry, 4);
+    const ruleFlags = load<u32>(entry, 8);
+    const pattern = ruleset + patternOffset;
+    const anchored = (ruleFlags & RULE_END_ANCHORED) != 0;
+    let matched: bool;
+    if ((ruleFlags & RULE_HAS_WILDCARD) == 0) {
+      matched = anchored
+        ? pathLength == patternLength && bytesEqual(path, pattern, patternLength)
+        : pathLength >= patternLength && bytesEqual(path, pattern, patternLength);
+    } else {
+      matched = matchWildcard(path, pathLength, pattern, patternLength, anchored);
+    }
+    if (matched) return <i32>index;
+    entry += RULE_ENTRY_SIZE;
+  }
+  return NO_MATCH;
+}
+
+/**
+ * Decides `count` URLs in one call. `table` holds count + 1 u32 offsets into `input` (URL i spans
+ * table[i]..table[i+1]); verdicts go to `out` as one byte each, 1 = allowed, 0 = disallowed.
+ */
+export function decideMany(ruleset: usize, input: usize, table: usize, count: usize, scratch: usize, out: usize): void {
+  let start = load<u32>(table);
+  for (let i: usize = 0; i < count; i++) {
+    const end = load<u32>(table + ((i + 1) << 2));
+    const index = decide(ruleset, input + start, end - start, scratch);
+    store<u8>(out + i, verdictOf(ruleset, index) ? 1 : 0);
+    start = end;
+  }
+}
+
+/** The verdict for a result of decide(): allowed unless a disallow rule decided. */
+export function verdictOf(ruleset: usize, index: i32): bool {
+  if (index < 0) return true;
+  const ruleFlags = load<u32>(ruleset + HEADER_SIZE + <usize>index * RULE_ENTRY_SIZE, 8);
+  return (ruleFlags & 1) != 0;
+}
+
+// `*` splits the pattern into literal pieces. Each piece is found leftmost after the previous one, which
+// is exact for patterns whose only metacharacter is `*`, and costs O(|path| × |pattern|) at worst.
+function matchWildcard(path: usize, pathLength: usize, pattern: usize, patternLength: usize, anchored: bool): bool {
+  let pieceEnd = findByte(pattern, 0, patternLength, STAR);
+  // The first piece is anchored at the start of the path.
+  if (pieceEnd > pathLength || !bytesEqual(path, pattern, pieceEnd)) return false;
+  let position = pieceEnd;
+  let pieceStart = pieceEnd + 1;
+  while (true) {
+    pieceEnd = findByte(pattern, pieceStart, patternLength, STAR);
+    const pieceLength = pieceEnd - pieceStart;
+    if (pieceEnd >= patternLength) {
+      // The last piece: pinned to the end when the pattern ended in `$`.
+      if (anchored) {
+        return pathLength - position >= pieceLength &&
+          bytesEqual(path + pathLength - pieceLength, pattern + pieceStart, pieceLength);
+      }
+      return indexOf(path, position, pathLength, pattern + pieceStart, pieceLength) >= 0;
+    }
+    const found = indexOf(path, position, pathLength, pattern + pieceStart, pieceLength);
+    if (found < 0) return false;
+    position = <usize>found + pieceLength;
+    pieceStart = pieceEnd + 1;
+  }
+}
+
+function indexOf(haystack: usize, from: usize, end: usize, needle: usize, needleLength: usize): isize {
+  if (needleLength == 0) return <isize>from;
+  if (end < needleLength) return -1;
+  const first = load<u8>(needle);
+  const last = end - needleLength;
+  for (let i = from; i <= last; i++) {
+    if (load<u8>(haystack + i) == first && bytesEqual(haystack + i + 1, needle + 1, needleLength - 1)) {
+      return <isize>i;
+    }
+  }
+  return -1;
+}
+
+function bytesEqual(a: usize, b: usize, length: usize): bool {
+  let i: usize = 0;
+  while (i + 8 <= length) {
+    if (load<u64>(a + i) != load<u64>(b + i)) return false;
+    i += 8;
+  }
+  while (i < length) {
+    if (load<u8>(a + i) != load<u8>(b + i)) return false;
+    i++;
+  }
+  return true;
+}
+
+function findByte(base: usize, from: usize, end: usize, byte: u8): usize {
+  for (let i = from; i < end; i++) {
+    if (load<u8>(base + i) == byte) return i;
+  }
+  return end;
+}
+
+function findPathStart(base: usize, from: usize, end: usize): usize {
+  for (let i = from; i < end; i++) {
+    const c = load<u8>(base + i);
+    if (c == SLASH || c == QUESTION || c == SEMICOLON) return i;
+  }
+  return end;
+}
+
+function findSchemeSeparator(base: usize, from: usize, end: usize): usize {
+  for (let i = from; i + 3 <= end; i++) {
+    if (load<u8>(base + i) == COLON && load<u8>(base + i + 1) == SLASH && load<u8>(base + i + 2) == SLASH) return i;
+  }
+  return end;
+}
+
+function isRobotsTxtPath(path: usize, length: usize): bool {
+  // "/robots.txt" optionally followed by a query.
+  if (length < 11) return false;
+  if (length > 11 && load<u8>(path + 11) != QUESTION) return false;
+  return load<u64>(path) == 0x2e73746f626f722f && // "/robots."
+    load<u16>(path + 8) == 0x7874 && // "tx"
+    load<u8>(path + 10) == 0x74; // "t"
+}
+
+// Percent-normalization (RFC 3986 §6.2.2 as RFC 9309 §2.2.2 asks): octets ≥ 0x80 become %XX, the hex of
+// an escape is upper-cased, and an escaped unreserved character is decoded.
+function needsNormalizing(path: usize, length: usize): bool {
+  for (let i: usize = 0; i < length; i++) {
+    const c = load<u8>(path + i);
+    if (c == PERCENT || c >= 0x80) return true;
+  }
+  return false;
+}
+
+function normalizeInto(source: usize, length: usize, out: usize): usize {
+  let i: usize = 0;
+  while (i < length) {
+    const c = load<u8>(source + i);
+    if (c == PERCENT && i + 2 < length && isHex(load<u8>(source + i + 1)) && isHex(load<u8>(source + i + 2))) {
+      const high = hexValue(load<u8>(source + i + 1));
+      const low = hexValue(load<u8>(source + i + 2));
+      const decoded = <u8>((high << 4) | low);
+      if (isUnreserved(decoded)) {
+        store<u8>(out++, decoded);
+      } else {
+        store<u8>(out++, PERCENT);
+        store<u8>(out++, upperHexDigit(high));
+        store<u8>(out++, upperHexDigit(low));
+      }
+      i += 3;
+    } else if (c >= 0x80) {
+      store<u8>(out++, PERCENT);
+      store<u8>(out++, upperHexDigit(c >> 4));
+      store<u8>(out++, upperHexDigit(c & 15));
+      i++;
+    } else {
+      store<u8>(out++, c);
+      i++;
+    }
+  }
+  return out;
+}
+
+function copyInto(source: usize, length: usize, out: usize): usize {
+  memory.copy(out, source, length);
+  return out + length;
+}
+
+function isHex(c: u8): bool {
+  return (c >= 0x30 && c <= 0x39) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x66);
+}
+
+function hexValue(c: u8): u8 {
+  return c <= 0x39 ? c - 0x30 : (c | 0x20) - 0x61 + 10;
+}
+
+function upperHexDigit(value: u8): u8 {
+  return value < 10 ? 0x30 + value : 0x41 + value - 10;
+}
+
+function isUnreserved(c: u8): bool {
+  return (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) ||
+    c == 0x2d || c == 0x2e || c == 0x5f || c == 0x7e;
+}

@@ -1,0 +1,40 @@
+/** A robots.txt body as given (string or bytes) → the UTF-8 bytes to parse, at most `maxBytes` of them. */
+
+export interface LimitedBody {
+  readonly bytes: Uint8Array;
+  /** The body's whole size in UTF-8 bytes, `bytes` included. */
+  readonly totalBytes: number;
+}
+
+const encoder = new TextEncoder();
+
+/** UTF-8 length of `text` from `from` on, as TextEncoder would write it. */
+function utf8Length(text: string, from: number): number {
+  let length = 0;
+  for (let i = from; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) length += 1;
+    else if (code < 0x800) length += 2;
+    else if (code >= 0xd800 && code <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      length += 4;
+      i++;
+    } else length += 3; // including a lone surrogate, written as U+FFFD
+  }
+  return length;
+}
+
+export function limitBody(body: string | Uint8Array | ArrayBuffer, maxBytes: number): LimitedBody {
+  if (body instanceof Uint8Array) return { bytes: body.subarray(0, maxBytes), totalBytes: body.length };
+  if (body instanceof ArrayBuffer) return limitBody(new Uint8Array(body), maxBytes);
+  if (typeof body !== 'string') {
+    throw new TypeError(`Expected the robots.txt body as a string or a Uint8Array, got ${body === null ? 'null' : typeof body}`);
+  }
+  if (body.length * 3 <= maxBytes) {
+    const bytes = encoder.encode(body);
+    return { bytes, totalBytes: bytes.length };
+  }
+  // Encode only what can be parsed (a character may straddle the limit: it is cut like raw bytes are).
+  const buffer = new Uint8Array(maxBytes + 4);
+  const { read, written } = encoder.encodeInto(body, buffer);
+  return { bytes: buffer.subarray(0, Math.min(written, maxBytes)), totalBytes: written + utf8Length(body, read) };
+}

@@ -1,0 +1,56 @@
+/**
+ * Percent-encoding normalization, shared by patterns (at compile time) and URLs (in the TypeScript
+ * executor; the WebAssembly matcher does the same in assembly/index.ts).
+ *
+ * Both profiles write octets ≥ 0x80 as `%XX` and upper-case the hex digits of existing escapes, as
+ * Google's parser does for patterns. With `decodeUnreserved` (the rfc9309 profile), `%XX` of an
+ * unreserved character (`A-Z a-z 0-9 - . _ ~`) is decoded, as RFC 9309 §2.2.2 asks.
+ */
+
+const PERCENT = 0x25;
+const UPPER_HEX = '0123456789ABCDEF';
+
+export function isHexDigit(byte: number | undefined): byte is number {
+  if (byte === undefined) return false;
+  const folded = byte | 0x20;
+  return (byte >= 0x30 && byte <= 0x39) || (folded >= 0x61 && folded <= 0x66);
+}
+
+function hexValue(byte: number): number {
+  return byte <= 0x39 ? byte - 0x30 : (byte | 0x20) - 0x61 + 10;
+}
+
+export function isUnreservedByte(byte: number): boolean {
+  return (
+    (byte >= 0x41 && byte <= 0x5a) ||
+    (byte >= 0x61 && byte <= 0x7a) ||
+    (byte >= 0x30 && byte <= 0x39) ||
+    byte === 0x2d || byte === 0x2e || byte === 0x5f || byte === 0x7e
+  );
+}
+
+function pushEscape(out: number[], value: number): void {
+  out.push(PERCENT, UPPER_HEX.charCodeAt(value >> 4), UPPER_HEX.charCodeAt(value & 15));
+}
+
+/** Normalizes `bytes`; returns the input itself when nothing changes (the common case). */
+export function percentNormalize(bytes: Uint8Array, decodeUnreserved: boolean): Uint8Array {
+  if (!bytes.some((byte) => byte === PERCENT || byte >= 0x80)) return bytes;
+  const out: number[] = [];
+  for (let i = 0; i < bytes.length; i++) {
+    const byte = bytes[i] as number;
+    const high = bytes[i + 1];
+    const low = bytes[i + 2];
+    if (byte === PERCENT && isHexDigit(high) && isHexDigit(low)) {
+      const value = (hexValue(high) << 4) | hexValue(low);
+      if (decodeUnreserved && isUnreservedByte(value)) out.push(value);
+      else pushEscape(out, value);
+      i += 2;
+    } else if (byte >= 0x80) {
+      pushEscape(out, byte);
+    } else {
+      out.push(byte);
+    }
+  }
+  return Uint8Array.from(out);
+}

@@ -1,0 +1,65 @@
+/**
+ * One agent's rules → normalized patterns in priority order, so that the first match is the answer.
+ *
+ * - Patterns are percent-normalized (src/compile/normalize.ts) for the profile.
+ * - Priority is the normalized pattern's length in octets, `*` and `$` counted (RFC 9309 §2.2.2: the most
+ *   specific match wins); on equal length, allow before disallow; then the earlier line.
+ * - Empty patterns have no effect, and a pattern starting with neither `/` nor `*` can never match a path:
+ *   both are left out.
+ * - Google's index.html rule: `Allow: /dir/index.htm…` also allows `/dir/$`, as a rule of its own.
+ */
+import type { Profile } from '../profile.js';
+import type { RuleLine } from '../parse/model.js';
+import { percentNormalize } from './normalize.js';
+
+export interface CompiledRule {
+  readonly allow: boolean;
+  /** The pattern as the file wrote it (for the index.html rule: the derived `/dir/$`). */
+  readonly source: string;
+  /** What is matched: the normalized pattern. */
+  readonly pattern: Uint8Array;
+  readonly line: number;
+}
+
+const SLASH = 0x2f;
+const STAR = 0x2a;
+const DOLLAR = 0x24;
+const INDEX_HTM = new TextEncoder().encode('/index.htm');
+const utf8 = new TextDecoder('utf-8');
+
+function canMatchAPath(pattern: Uint8Array): boolean {
+  return pattern[0] === SLASH || pattern[0] === STAR;
+}
+
+function startsWithAt(bytes: Uint8Array, at: number, prefix: Uint8Array): boolean {
+  return at + prefix.length <= bytes.length && prefix.every((byte, i) => bytes[at + i] === byte);
+}
+
+/** For `…/index.htm…`, the pattern `…/$` that Google also allows. */
+function directoryOfIndexPage(pattern: Uint8Array): Uint8Array | undefined {
+  const slash = pattern.lastIndexOf(SLASH);
+  if (slash < 0 || !startsWithAt(pattern, slash, INDEX_HTM)) return undefined;
+  const directory = new Uint8Array(slash + 2);
+  directory.set(pattern.subarray(0, slash + 1));
+  directory[slash + 1] = DOLLAR;
+  return directory;
+}
+
+function byPriority(a: CompiledRule, b: CompiledRule): number {
+  return b.pattern.length - a.pattern.length || Number(b.allow) - Number(a.allow) || a.line - b.line;
+}
+
+/** Compiles the rules of the groups that apply to one agent. */
+export function compileRules(rules: readonly RuleLine[], profile: Profile): CompiledRule[] {
+  const compiled: CompiledRule[] = [];
+  for (const rule of rules) {
+    const pattern = percentNormalize(rule.pattern, profile.normalizeUrls);
+    if (!canMatchAPath(pattern)) continue;
+    compiled.push({ allow: rule.allow, source: utf8.decode(rule.pattern), pattern, line: rule.line });
+    const directory = rule.allow ? directoryOfIndexPage(pattern) : undefined;
+    if (directory !== undefined) {
+      compiled.push({ allow: true, source: utf8.decode(directory), pattern: directory, line: rule.line });
+    }
+  }
+  return compiled.sort(byPriority);
+}

@@ -1,0 +1,52 @@
+/**
+ * Which matcher answers: the WebAssembly one when the platform entry provided its module and the platform
+ * can run it, else the TypeScript executor. Chosen once, on first use, synchronously (the module is a few
+ * KB, under the 4 KB that browsers compile synchronously on the main thread).
+ */
+import type { BackendKind, MatcherBackend } from './backend.js';
+import { typescriptBackend } from './typescript-backend.js';
+import { createWasmBackend, type WasmBackend } from './wasm-backend.js';
+
+let wasmSource: Uint8Array<ArrayBuffer> | WebAssembly.Module | undefined;
+let wasmBackend: WasmBackend | undefined;
+let wasmFailure: unknown;
+let preferred: BackendKind = 'wasm';
+
+/** Called by a platform entry (src/platform/) with the matcher's bytes or compiled module. */
+export function provideWasm(source: Uint8Array<ArrayBuffer> | WebAssembly.Module): void {
+  wasmSource = source;
+}
+
+function loadWasm(): WasmBackend | undefined {
+  if (wasmBackend !== undefined || wasmFailure !== undefined || wasmSource === undefined) return wasmBackend;
+  try {
+    if (typeof WebAssembly === 'undefined') throw new Error('WebAssembly is not available');
+    const module = wasmSource instanceof WebAssembly.Module ? wasmSource : new WebAssembly.Module(wasmSource);
+    wasmBackend = createWasmBackend(module);
+  } catch (error) {
+    wasmFailure = error;
+  }
+  return wasmBackend;
+}
+
+/** The matcher that compiles from now on. */
+export function currentBackend(): MatcherBackend {
+  return (preferred === 'wasm' ? loadWasm() : undefined) ?? typescriptBackend;
+}
+
+/** The WebAssembly backend, when it can run (for memory accounting). */
+export function wasmBackendIfLoaded(): WasmBackend | undefined {
+  return wasmBackend;
+}
+
+/**
+ * Chooses the matcher for rulesets compiled from now on; already compiled ones keep theirs.
+ * Returns the kind now in use: asking for 'wasm' where it cannot run gives 'typescript'.
+ *
+ * @example
+ * setMatcher('typescript'); // the reference executor, e.g. to compare verdicts
+ */
+export function setMatcher(kind: BackendKind): BackendKind {
+  preferred = kind;
+  return currentBackend().kind;
+}

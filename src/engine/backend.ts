@@ -1,0 +1,19 @@
+/** What the public API needs from a matcher: load a compiled ruleset, ask it, free it. */
+
+export type BackendKind = 'wasm' | 'typescript';
+
+export interface LoadedRuleset {
+  /** The index of the deciding rule, NO_MATCH or ROBOTS_TXT_IMPLICIT_ALLOW (src/compile/bytecode.ts). */
+  decide(url: string): number;
+  /** Writes the verdict for urls[i] into out[i]: 1 allowed, 0 disallowed. */
+  decideMany(urls: readonly string[], out: Uint8Array): void;
+  /** Bytes this ruleset holds in the matcher's memory. */
+  readonly byteLength: number;
+  /** Gives the memory back; the ruleset must not be used afterwards. Idempotent. */
+  free(): void;
+}
+
+export interface MatcherBackend {
+  readonly kind: BackendKind;
+  load(bytecode: Uint8Array): LoadedRuleset;
+}

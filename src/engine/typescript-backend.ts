@@ -1,0 +1,21 @@
+/** The reference executor as a backend: the fallback where WebAssembly is unavailable. */
+import type { LoadedRuleset, MatcherBackend } from './backend.js';
+import { executeBytecode, isAllowRule } from './executor.js';
+
+const utf8 = new TextEncoder();
+
+export const typescriptBackend: MatcherBackend = {
+  kind: 'typescript',
+  load(bytecode: Uint8Array): LoadedRuleset {
+    return {
+      byteLength: bytecode.byteLength,
+      decide: (url) => executeBytecode(bytecode, utf8.encode(url)),
+      decideMany(urls, out) {
+        urls.forEach((url, i) => {
+          out[i] = isAllowRule(bytecode, executeBytecode(bytecode, utf8.encode(url))) ? 1 : 0;
+        });
+      },
+      free() {},
+    };
+  },
+};

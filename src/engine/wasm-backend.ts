@@ -1,0 +1,141 @@
+/**
+ * The WebAssembly matcher as a backend (assembly/index.ts, compiled to build/matcher.wasm).
+ *
+ * One instance serves every ruleset: rulesets live in its linear memory (src/engine/linear-allocator.ts),
+ * and URLs are written into one preallocated input region. A check creates no JS object: ASCII URLs are
+ * copied char by char; only URLs with non-ASCII characters go through TextEncoder.encodeInto.
+ */
+import type { LoadedRuleset, MatcherBackend } from './backend.js';
+import { LinearAllocator } from './linear-allocator.js';
+
+interface MatcherExports {
+  readonly memory: WebAssembly.Memory;
+  heapBase(): number;
+  decide(ruleset: number, input: number, length: number, scratch: number): number;
+  decideMany(ruleset: number, input: number, table: number, count: number, scratch: number, out: number): void;
+}
+
+const INITIAL_INPUT_BYTES = 64 * 1024;
+/** URLs per crossing of the batch entry. */
+const BATCH_URLS = 4096;
+
+function isMatcherExports(exports: WebAssembly.Exports): exports is WebAssembly.Exports & MatcherExports {
+  return (
+    exports.memory instanceof WebAssembly.Memory &&
+    typeof exports.heapBase === 'function' &&
+    typeof exports.decide === 'function' &&
+    typeof exports.decideMany === 'function'
+  );
+}
+
+export class WasmBackend implements MatcherBackend {
+  readonly kind = 'wasm';
+  private readonly exports: MatcherExports;
+  private readonly allocator: LinearAllocator;
+  private readonly encoder = new TextEncoder();
+  private bytes: Uint8Array;
+  private words: Uint32Array;
+  /** Input region (a URL, or a batch of URLs) and the scratch region the matcher rewrites paths into. */
+  private inputPointer = 0;
+  private inputCapacity = 0;
+  private scratchPointer = 0;
+  private readonly tablePointer: number;
+  private readonly outPointer: number;
+
+  constructor(instance: WebAssembly.Instance) {
+    if (!isMatcherExports(instance.exports)) throw new TypeError('not a robotstxt-wasm matcher module');
+    this.exports = instance.exports;
+    const memory = this.exports.memory;
+    this.bytes = new Uint8Array(memory.buffer);
+    this.words = new Uint32Array(memory.buffer);
+    this.allocator = new LinearAllocator(memory, this.exports.heapBase(), () => {
+      this.bytes = new Uint8Array(memory.buffer);
+      this.words = new Uint32Array(memory.buffer);
+    });
+    this.tablePointer = this.allocator.allocate((BATCH_URLS + 1) * 4);
+    this.outPointer = this.allocator.allocate(BATCH_URLS);
+    this.reserveInput(INITIAL_INPUT_BYTES);
+  }
+
+  /** Bytes of linear memory held by rulesets and buffers. */
+  get bytesInUse(): number {
+    return this.allocator.bytesInUse;
+  }
+
+  load(bytecode: Uint8Array): LoadedRuleset {
+    let pointer = this.allocator.allocate(bytecode.byteLength);
+    this.bytes.set(bytecode, pointer);
+    const byteLength = bytecode.byteLength;
+    return {
+      byteLength,
+      decide: (url) => this.decide(pointer, url),
+      decideMany: (urls, out) => this.decideMany(pointer, urls, out),
+      free: () => {
+        if (pointer !== 0) this.allocator.release(pointer);
+        pointer = 0;
+      },
+    };
+  }
+
+  private decide(ruleset: number, url: string): number {
+    if (ruleset === 0) throw new Error('this ruleset was disposed; compile it again with forAgent()');
+    if (url.length * 3 > this.inputCapacity) this.reserveInput(url.length * 3);
+    const length = this.writeUrl(url, this.inputPointer);
+    return this.exports.decide(ruleset, this.inputPointer, length, this.scratchPointer);
+  }
+
+  private decideMany(ruleset: number, urls: readonly string[], out: Uint8Array): void {
+    if (ruleset === 0) throw new Error('this ruleset was disposed; compile it again with forAgent()');
+    let first = 0;
+    while (first < urls.length) {
+      // Pack as many URLs as fit, worst case 3 bytes per UTF-16 unit, then cross into wasm once.
+      let count = 0;
+      let used = 0;
+      this.words[this.tablePointer >>> 2] = 0;
+      while (first + count < urls.length && count < BATCH_URLS) {
+        const url = urls[first + count] as string;
+        if (used + url.length * 3 > this.inputCapacity) {
+          if (count > 0) break;
+          this.reserveInput(url.length * 3);
+        }
+        used += this.writeUrl(url, this.inputPointer + used);
+        count++;
+        this.words[(this.tablePointer >>> 2) + count] = used;
+      }
+      this.exports.decideMany(ruleset, this.inputPointer, this.tablePointer, count, this.scratchPointer, this.outPointer);
+      out.set(this.bytes.subarray(this.outPointer, this.outPointer + count), first);
+      first += count;
+    }
+  }
+
+  /** Writes `url` as UTF-8 at `at`; returns its byte length. The caller reserved 3 × length bytes. */
+  private writeUrl(url: string, at: number): number {
+    const bytes = this.bytes;
+    const length = url.length;
+    for (let i = 0; i < length; i++) {
+      const code = url.charCodeAt(i);
+      if (code >= 0x80) {
+        const rest = bytes.subarray(at + i, at + i + (length - i) * 3);
+        return i + this.encoder.encodeInto(url.slice(i), rest).written;
+      }
+      bytes[at + i] = code;
+    }
+    return length;
+  }
+
+  /** Makes the input region hold at least `bytes`; the scratch region holds 3 × that, plus a slash. */
+  private reserveInput(bytes: number): void {
+    if (this.inputPointer !== 0) {
+      this.allocator.release(this.inputPointer);
+      this.allocator.release(this.scratchPointer);
+    }
+    this.inputCapacity = Math.max(bytes, this.inputCapacity * 2, INITIAL_INPUT_BYTES);
+    this.inputPointer = this.allocator.allocate(this.inputCapacity);
+    this.scratchPointer = this.allocator.allocate(this.inputCapacity * 3 + 16);
+  }
+}
+
+/** Instantiates the matcher from its compiled module (zero imports). */
+export function createWasmBackend(module: WebAssembly.Module): WasmBackend {
+  return new WasmBackend(new WebAssembly.Instance(module, {}));
+}

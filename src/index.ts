@@ -1,0 +1,19 @@
+/**
+ * robotstxt-wasm: what a site's robots.txt allows, for a crawler's user-agent and a URL.
+ *
+ * @example
+ * import { parseRobotsTxt } from 'robotstxt-wasm';
+ * const robots = parseRobotsTxt('User-agent: *\nDisallow: /private/\n');
+ * robots.isAllowed('https://example.com/private/page', 'ExampleBot'); // false
+ *
+ * This module is platform-neutral; src/platform/ holds the entries that provide the WebAssembly matcher.
+ */
+export { parseRobotsTxt, RobotsTxt, DEFAULT_MAX_BYTES, type ParseOptions } from './robots-txt.js';
+export { AgentRules, RulesDisposedError, type Explanation, type RuleInfo } from './agent-rules.js';
+export { setMatcher } from './engine/active-backend.js';
+export type { BackendKind } from './engine/backend.js';
+export type { ProfileName } from './profile.js';
+export type { CleanParam } from './parse/clean-param.js';
+export type { RequestRate, VisitTime } from './parse/group-directives.js';
+export type { AgentLine, Diagnostic, DiagnosticCode, Group, RuleLine } from './parse/model.js';
+export { MAX_LINE_BYTES } from './parse/lines.js';

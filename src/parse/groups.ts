@@ -1,0 +1,155 @@
+/**
+ * Records → groups, plus the file-wide directives.
+ *
+ * Consecutive user-agent lines open one group; a group ends at a user-agent line that follows an allow or
+ * disallow line (an empty one too). Blank lines, sitemaps and unknown lines do not end a group. Rules
+ * before any user-agent line belong to no group and are ignored.
+ */
+import { parseCleanParam } from './clean-param.js';
+import { parseCrawlDelay, parseRequestRate, parseVisitTime } from './group-directives.js';
+import { parseHost } from './host.js';
+import type { Diagnostic, DiagnosticCode, Group, ParsedRobots } from './model.js';
+import { readRecords, type RecordHandler } from './records.js';
+
+const utf8 = new TextDecoder('utf-8');
+
+function text(bytes: Uint8Array): string {
+  return utf8.decode(bytes);
+}
+
+/** The leading run of `[A-Za-z_-]` of a user-agent value, lower-cased. */
+export function productTokenOf(value: string): string {
+  const match = /^[A-Za-z_-]*/.exec(value);
+  return (match?.[0] ?? '').toLowerCase();
+}
+
+function isGlobalAgent(value: string): boolean {
+  // Google's tolerance: "* something" is still the global group.
+  return value[0] === '*' && (value.length === 1 || /^[\t\n\v\f\r ]/.test(value.slice(1)));
+}
+
+const GROUP_DIRECTIVES = ['crawl-delay', 'request-rate', 'visit-time'] as const;
+type GroupDirective = (typeof GROUP_DIRECTIVES)[number];
+
+function isGroupDirective(key: string): key is GroupDirective {
+  return (GROUP_DIRECTIVES as readonly string[]).includes(key);
+}
+
+class GroupBuilder implements RecordHandler {
+  readonly groups: Group[] = [];
+  readonly sitemaps: string[] = [];
+  readonly cleanParams: ParsedRobots['cleanParams'] = [];
+  readonly diagnostics: Diagnostic[] = [];
+  host: string | undefined;
+  private current: Group | undefined;
+  private lastWasRule = false;
+
+  private report(line: number, code: DiagnosticCode, message: string): void {
+    this.diagnostics.push({ line, code, message });
+  }
+
+  userAgent(line: number, raw: Uint8Array): void {
+    if (this.current === undefined || this.lastWasRule) {
+      this.current = { agents: [], rules: [] };
+      this.groups.push(this.current);
+      this.lastWasRule = false;
+    }
+    const value = text(raw);
+    this.current.agents.push({ line, value, token: productTokenOf(value), global: isGlobalAgent(value) });
+  }
+
+  rule(line: number, allow: boolean, pattern: Uint8Array): void {
+    if (this.current === undefined) {
+      this.report(line, 'outside-group', `${allow ? 'Allow' : 'Disallow'} before any User-agent line is ignored`);
+      return;
+    }
+    this.current.rules.push({ line, allow, pattern });
+    this.lastWasRule = true;
+  }
+
+  sitemap(line: number, raw: Uint8Array): void {
+    const value = text(raw);
+    if (!URL.canParse(value)) {
+      this.report(line, 'invalid-value', `Sitemap must be an absolute URL, got "${value}"`);
+    } else if (!this.sitemaps.includes(value)) {
+      this.sitemaps.push(value);
+    }
+  }
+
+  other(line: number, rawKey: Uint8Array, raw: Uint8Array): void {
+    const key = text(rawKey).toLowerCase();
+    const value = text(raw);
+    if (isGroupDirective(key)) this.groupDirective(line, key, value);
+    else if (key === 'host') this.hostDirective(line, value);
+    else if (key === 'clean-param') this.cleanParamDirective(line, value);
+    else this.report(line, 'unknown-directive', `unknown directive "${text(rawKey)}" is ignored`);
+  }
+
+  malformed(line: number): void {
+    this.report(line, 'malformed-line', 'line is neither a comment nor a "key: value" record');
+  }
+
+  lineCut(line: number): void {
+    this.report(line, 'line-too-long', 'line is longer than 16,663 bytes; the rest of it is ignored');
+  }
+
+  private groupDirective(line: number, key: GroupDirective, value: string): void {
+    const group = this.current;
+    if (group === undefined) {
+      this.report(line, 'outside-group', `${key} before any User-agent line is ignored`);
+      return;
+    }
+    const invalid = (): void => this.report(line, 'invalid-value', `invalid ${key} "${value}"`);
+    if (key === 'crawl-delay') {
+      const seconds = parseCrawlDelay(value);
+      if (seconds === undefined) invalid();
+      else group.crawlDelay ??= seconds;
+    } else if (key === 'request-rate') {
+      const rate = parseRequestRate(value);
+      if (rate === undefined) invalid();
+      else group.requestRate ??= rate;
+    } else {
+      const window = parseVisitTime(value);
+      if (window === undefined) invalid();
+      else group.visitTime ??= window;
+    }
+  }
+
+  private hostDirective(line: number, value: string): void {
+    const host = parseHost(value);
+    if (host === undefined) this.report(line, 'invalid-value', `invalid host "${value}"`);
+    else if (this.host === undefined) this.host = host;
+    else this.report(line, 'duplicate-host', 'only the first valid Host counts');
+  }
+
+  private cleanParamDirective(line: number, value: string): void {
+    const cleanParam = parseCleanParam(value, line);
+    if (cleanParam === undefined) this.report(line, 'invalid-value', `invalid clean-param "${value}"`);
+    else this.cleanParams.push(cleanParam);
+  }
+}
+
+/**
+ * Parses `body`, the part of a file that fits the byte limit; `bytesIgnored` bytes past `maxBytes` were
+ * left out (and are reported).
+ */
+export function parseRobotsBody(body: Uint8Array, bytesIgnored: number, maxBytes: number): ParsedRobots {
+  const builder = new GroupBuilder();
+  readRecords(body, builder);
+  if (bytesIgnored > 0) {
+    builder.diagnostics.unshift({
+      line: 0,
+      code: 'body-truncated',
+      message: `only the first ${maxBytes} bytes were parsed; ${bytesIgnored} more bytes were ignored`,
+    });
+  }
+  return {
+    groups: builder.groups,
+    sitemaps: builder.sitemaps,
+    host: builder.host,
+    cleanParams: builder.cleanParams,
+    diagnostics: builder.diagnostics,
+    bytesParsed: body.length,
+    bytesIgnored,
+  };
+}

@@ -1,0 +1,45 @@
+/**
+ * Bytes → lines, the way Google's reference parser reads a robots.txt file:
+ * - a leading UTF-8 byte order mark is skipped, whole or partial (`EF`, `EF BB`); elsewhere it is content;
+ * - CR, LF and CRLF each end a line (LF then CR is two line ends);
+ * - a line keeps at most its first MAX_LINE_BYTES bytes; the rest of it is dropped;
+ * - a NUL byte ends the line's content (the reference reads lines as C strings).
+ */
+
+/** Google's limit: 8 × 2083 bytes (the longest URL browsers take) minus the C string's terminator. */
+export const MAX_LINE_BYTES = 16_663;
+
+const LF = 0x0a;
+const CR = 0x0d;
+const BYTE_ORDER_MARK = [0xef, 0xbb, 0xbf] as const;
+
+/** Receives each line: its 1-based number and its content (a view into the body, never copied). */
+export type LineHandler = (lineNumber: number, content: Uint8Array, cut: boolean) => void;
+
+/** Length of the byte order mark (or of its leading part) that `body` starts with. */
+function byteOrderMarkLength(body: Uint8Array): number {
+  let length = 0;
+  while (length < BYTE_ORDER_MARK.length && body[length] === BYTE_ORDER_MARK[length]) length++;
+  return length;
+}
+
+/** Calls `onLine` for every line of `body`, the last (possibly empty) line included. */
+export function forEachLine(body: Uint8Array, onLine: LineHandler): void {
+  let lineNumber = 0;
+  let start = byteOrderMarkLength(body);
+  const emit = (end: number): void => {
+    let contentEnd = Math.min(end, start + MAX_LINE_BYTES);
+    const nul = body.subarray(start, contentEnd).indexOf(0);
+    if (nul >= 0) contentEnd = start + nul;
+    onLine(++lineNumber, body.subarray(start, contentEnd), end - start > MAX_LINE_BYTES);
+  };
+  for (let i = start; i < body.length; i++) {
+    const byte = body[i];
+    if (byte !== LF && byte !== CR) continue;
+    emit(i);
+    // The LF of a CRLF ends the same line.
+    if (byte === CR && body[i + 1] === LF) i++;
+    start = i + 1;
+  }
+  emit(body.length);
+}

@@ -1,0 +1,61 @@
+/** What parsing a robots.txt file yields: the groups, the file-wide directives, and what was odd. */
+import type { CleanParam } from './clean-param.js';
+import type { RequestRate, VisitTime } from './group-directives.js';
+
+/** One `User-agent:` line of a group. */
+export interface AgentLine {
+  readonly line: number;
+  /** The value as written. */
+  readonly value: string;
+  /** The value cut to its leading run of `[A-Za-z_-]`, lower-cased: what callers' agents are compared to. */
+  readonly token: string;
+  /** `*` alone, or followed by whitespace. */
+  readonly global: boolean;
+}
+
+/** One `Allow:` or `Disallow:` line. */
+export interface RuleLine {
+  readonly line: number;
+  readonly allow: boolean;
+  /** The pattern's raw bytes as written (trimmed), before any percent-encoding. */
+  readonly pattern: Uint8Array;
+}
+
+/** Consecutive user-agent lines and the lines up to the next group. */
+export interface Group {
+  readonly agents: AgentLine[];
+  readonly rules: RuleLine[];
+  /** The first valid value of each extension in this group. */
+  crawlDelay?: number;
+  requestRate?: RequestRate;
+  visitTime?: VisitTime;
+}
+
+export type DiagnosticCode =
+  | 'body-truncated'
+  | 'line-too-long'
+  | 'malformed-line'
+  | 'unknown-directive'
+  | 'invalid-value'
+  | 'outside-group'
+  | 'duplicate-host';
+
+/** Something a site owner may want to know; never an error for the caller. */
+export interface Diagnostic {
+  /** 1-based line, or 0 for the file as a whole. */
+  readonly line: number;
+  readonly code: DiagnosticCode;
+  readonly message: string;
+}
+
+export interface ParsedRobots {
+  readonly groups: Group[];
+  readonly sitemaps: string[];
+  readonly host: string | undefined;
+  readonly cleanParams: CleanParam[];
+  readonly diagnostics: Diagnostic[];
+  /** Bytes of the body that were read (at most maxBytes). */
+  readonly bytesParsed: number;
+  /** Bytes past maxBytes that were ignored. */
+  readonly bytesIgnored: number;
+}

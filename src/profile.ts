@@ -1,0 +1,65 @@
+/**
+ * The two behaviours the library offers, and everything in which they differ.
+ *
+ * - `rfc9309` (default): Google's reference behaviour except where RFC 9309 says otherwise: URLs are
+ *   percent-normalized like patterns, `%XX` of unreserved characters is decoded on both sides (§2.2.2),
+ *   `/robots.txt` is always allowed (§2.2.2), and the caller's agent must be a product token (§2.2.1).
+ * - `google`: Google's reference matcher (github google/robotstxt) verdict for verdict: the URL is
+ *   matched as given, and the caller's agent is compared as given.
+ */
+
+export type ProfileName = 'rfc9309' | 'google';
+
+export interface Profile {
+  readonly name: ProfileName;
+  /** Decode `%XX` of unreserved characters in patterns and URLs, and normalize URLs like patterns. */
+  readonly normalizeUrls: boolean;
+  readonly robotsTxtAlwaysAllowed: boolean;
+  /**
+   * The key that user-agent lines are compared with (lower-case), or undefined when the caller's agent
+   * can match no named group. Throws a TypeError for an agent the profile refuses.
+   */
+  agentKey(agent: string): string | undefined;
+}
+
+const PRODUCT_TOKEN = /^[A-Za-z_-]+$/;
+// "Name" or "Name/version": the version is an HTTP token (RFC 9110 §5.6.2).
+const PRODUCT_WITH_VERSION = /^([A-Za-z_-]+)(?:\/[!#$%&'*+.^_`|~0-9A-Za-z-]+)?$/;
+
+const rfc9309: Profile = {
+  name: 'rfc9309',
+  normalizeUrls: true,
+  robotsTxtAlwaysAllowed: true,
+  agentKey(agent) {
+    const match = typeof agent === 'string' ? PRODUCT_WITH_VERSION.exec(agent) : null;
+    if (match === null) {
+      throw new TypeError(
+        `Invalid user agent ${JSON.stringify(agent)}: pass a product token, letters, "_" and "-" only ` +
+          `(e.g. "ExampleBot", optionally with a version: "ExampleBot/1.2"), not a full User-Agent header. ` +
+          `RFC 9309 §2.2.1; use { profile: 'google' } to compare agents as given.`,
+      );
+    }
+    return (match[1] as string).toLowerCase();
+  },
+};
+
+const google: Profile = {
+  name: 'google',
+  normalizeUrls: false,
+  robotsTxtAlwaysAllowed: false,
+  agentKey(agent) {
+    if (typeof agent !== 'string') throw new TypeError(`Invalid user agent ${String(agent)}: expected a string`);
+    // A user-agent line is cut to [A-Za-z_-]*, so any other character can never compare equal.
+    return agent === '' || PRODUCT_TOKEN.test(agent) ? agent.toLowerCase() : undefined;
+  },
+};
+
+const PROFILES: Readonly<Record<ProfileName, Profile>> = { rfc9309, google };
+
+export function profileNamed(name: ProfileName | undefined): Profile {
+  const profile = PROFILES[name ?? 'rfc9309'];
+  if (profile === undefined || !Object.hasOwn(PROFILES, name ?? 'rfc9309')) {
+    throw new RangeError(`Unknown profile ${JSON.stringify(name)}: use 'rfc9309' (the default) or 'google'`);
+  }
+  return profile;
+}

@@ -1,0 +1,127 @@
+/** A parsed robots.txt file: its groups, its file-wide directives, and compiled rules per agent. */
+import { AgentRules } from './agent-rules.js';
+import { limitBody } from './body.js';
+import { currentBackend } from './engine/active-backend.js';
+import { cleanUrl, type CleanParam } from './parse/clean-param.js';
+import { parseRobotsBody } from './parse/groups.js';
+import type { Diagnostic, Group, ParsedRobots } from './parse/model.js';
+import { selectGroups } from './parse/select.js';
+import { profileNamed, type Profile, type ProfileName } from './profile.js';
+
+/** Options of parseRobotsTxt(). */
+export interface ParseOptions {
+  /** `'rfc9309'` (default) or `'google'`; see the README for exactly where they differ. */
+  readonly profile?: ProfileName;
+  /** Bytes of the body that are parsed; the rest is ignored and reported. Default 512,000 (500 KiB). */
+  readonly maxBytes?: number;
+}
+
+export const DEFAULT_MAX_BYTES = 512_000;
+
+/** The cache key for an agent whose name can match no group. */
+const NO_NAMED_GROUP = '\u0000';
+
+export class RobotsTxt {
+  /** The profile the file was parsed with. */
+  readonly profile: ProfileName;
+  /** Every valid `Sitemap:` URL, in file order, without duplicates. */
+  readonly sitemaps: readonly string[];
+  /** Yandex `Host:` (the first valid one), if any. */
+  readonly host: string | undefined;
+  /** Yandex `Clean-param:` directives, in file order. */
+  readonly cleanParams: readonly CleanParam[];
+  /** What a site owner may want to know: cut lines, unknown keys, invalid values, truncation. */
+  readonly diagnostics: readonly Diagnostic[];
+  /** The user-agent groups as parsed. */
+  readonly groups: readonly Group[];
+  /** Bytes that were parsed, and bytes past maxBytes that were ignored. */
+  readonly bytesParsed: number;
+  readonly bytesIgnored: number;
+  private readonly profileRules: Profile;
+  private readonly compiled = new Map<string, AgentRules>();
+
+  /** @internal Use parseRobotsTxt(). */
+  constructor(parsed: ParsedRobots, profile: Profile) {
+    this.profileRules = profile;
+    this.profile = profile.name;
+    this.sitemaps = parsed.sitemaps;
+    this.host = parsed.host;
+    this.cleanParams = parsed.cleanParams;
+    this.diagnostics = parsed.diagnostics;
+    this.groups = parsed.groups;
+    this.bytesParsed = parsed.bytesParsed;
+    this.bytesIgnored = parsed.bytesIgnored;
+  }
+
+  /** Whether part of the body was past maxBytes and ignored. */
+  get truncated(): boolean {
+    return this.bytesIgnored > 0;
+  }
+
+  /**
+   * The rules for one agent, compiled once: keep the result and ask it many times. Asking again for the
+   * same agent returns the same object (until it is disposed).
+   *
+   * @example
+   * const rules = robots.forAgent('ExampleBot');
+   * rules.isAllowed('https://example.com/private/x');
+   */
+  forAgent(agent: string): AgentRules {
+    const key = this.profileRules.agentKey(agent) ?? NO_NAMED_GROUP;
+    const cached = this.compiled.get(key);
+    if (cached !== undefined && !cached.disposed) return cached;
+    const selection = selectGroups(this.groups, key === NO_NAMED_GROUP ? undefined : key);
+    const rules = new AgentRules(selection, this.profileRules, currentBackend());
+    this.compiled.set(key, rules);
+    return rules;
+  }
+
+  /**
+   * May `agent` fetch `url`? Compiles the agent's rules on first use and keeps them.
+   *
+   * @example
+   * parseRobotsTxt('User-agent: *\nDisallow: /private/').isAllowed('https://example.com/private/x', 'ExampleBot'); // false
+   */
+  isAllowed(url: string, agent: string): boolean {
+    return this.forAgent(agent).isAllowed(url);
+  }
+
+  /**
+   * The URL without the query parameters that Yandex `Clean-param` lines declare meaningless for its path.
+   *
+   * @example
+   * // Clean-param: ref /books/
+   * robots.cleanUrl('https://example.com/books/1?ref=home&page=2'); // 'https://example.com/books/1?page=2'
+   */
+  cleanUrl(url: string): string {
+    if (typeof url !== 'string') throw new TypeError(`Expected the URL as a string, got ${typeof url}`);
+    return cleanUrl(url, this.cleanParams);
+  }
+
+  /** Disposes every AgentRules this object compiled. */
+  dispose(): void {
+    for (const rules of this.compiled.values()) rules.dispose();
+    this.compiled.clear();
+  }
+}
+
+function checkMaxBytes(maxBytes: number): number {
+  if (maxBytes === Infinity || (Number.isSafeInteger(maxBytes) && maxBytes >= 0)) return maxBytes;
+  throw new RangeError(`maxBytes must be a whole number of bytes ≥ 0 (or Infinity), got ${String(maxBytes)}`);
+}
+
+/**
+ * Parses a robots.txt body (text or raw bytes; bytes need not be valid UTF-8).
+ *
+ * @example
+ * const robots = parseRobotsTxt('User-agent: *\nDisallow: /private/\nSitemap: https://example.com/sitemap.xml');
+ * robots.isAllowed('https://example.com/private/x', 'ExampleBot'); // false
+ * robots.sitemaps; // ['https://example.com/sitemap.xml']
+ */
+export function parseRobotsTxt(body: string | Uint8Array, options: ParseOptions = {}): RobotsTxt {
+  const profile = profileNamed(options.profile);
+  const maxBytes = checkMaxBytes(options.maxBytes ?? DEFAULT_MAX_BYTES);
+  const { bytes, totalBytes } = limitBody(body, maxBytes);
+  const parsed = parseRobotsBody(bytes, totalBytes - bytes.length, maxBytes);
+  return new RobotsTxt(parsed, profile);
+}
