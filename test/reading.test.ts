@@ -1,0 +1,199 @@
+/**
+ * DESIGN §2 "Reading the file": bytes → lines → records.
+ */
+import { describe, expect, it } from 'vitest';
+import { parseRobotsTxt } from '../src/platform/inline.js';
+import { inBothProfiles } from './support/verdict.js';
+
+const bytes = (...parts: (string | number[])[]): Uint8Array => {
+  const chunks = parts.map((part) => (typeof part === 'string' ? new TextEncoder().encode(part) : Uint8Array.from(part)));
+  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.length;
+  }
+  return out;
+};
+
+describe('byte order mark', () => {
+  // spec: 003_14cd348ff9b99c23.txt, "File format" (the UTF-8 BOM is ignored)
+  const rules = 'User-Agent: FooBot\nDisallow: /x\n';
+  it.each([
+    ['a whole BOM', [0xef, 0xbb, 0xbf]],
+    ['the first two bytes of a BOM', [0xef, 0xbb]],
+    ['the first byte of a BOM', [0xef]],
+  ])('skips %s at the start', (_name, bom) => {
+    expect(inBothProfiles(bytes(bom, rules), 'FooBot', '/x')).toBe(false);
+    expect(parseRobotsTxt(bytes(bom, rules)).groups).toHaveLength(1);
+  });
+
+  it('reads a broken BOM as content of the first line', () => {
+    const robots = parseRobotsTxt(bytes([0xef, 0x11, 0xbf], rules));
+    // The first line's key is now "\x11\xBFUser-Agent": unknown, so the rule has no group.
+    expect(robots.groups).toHaveLength(0);
+    expect(inBothProfiles(bytes([0xef, 0x11, 0xbf], rules), 'FooBot', '/x')).toBe(true);
+  });
+
+  it('treats a BOM after the start as part of its line', () => {
+    const body = bytes('User-Agent: FooBot\n', [0xef, 0xbb, 0xbf], 'Disallow: /x\n');
+    expect(inBothProfiles(body, 'FooBot', '/x')).toBe(true);
+    expect(parseRobotsTxt(body).diagnostics.map((d) => d.code)).toContain('unknown-directive');
+  });
+});
+
+describe('line ends', () => {
+  // spec: 003_14cd348ff9b99c23.txt, "File format" (CR, CR/LF or LF end a line)
+  it.each([
+    ['LF', '\n'],
+    ['CR', '\r'],
+    ['CRLF', '\r\n'],
+  ])('ends lines at %s', (_name, eol) => {
+    const body = ['User-agent: FooBot', 'Disallow: /', 'Allow: /x', 'Disallow: /x/y'].join(eol);
+    expect(inBothProfiles(body, 'FooBot', '/a')).toBe(false);
+    expect(inBothProfiles(body, 'FooBot', '/x')).toBe(true);
+    expect(inBothProfiles(body, 'FooBot', '/x/y')).toBe(false);
+    const rules = parseRobotsTxt(body).forAgent('FooBot');
+    expect(rules.explain('/x/y').line).toBe(4);
+  });
+
+  it('counts a mix of line ends, and LF then CR as two', () => {
+    const body = 'User-agent: FooBot\r\nAllow: /a\rAllow: /b\n\rDisallow: /c\r\n\nDisallow: /d';
+    const rules = parseRobotsTxt(body).forAgent('FooBot');
+    expect(rules.explain('/a').line).toBe(2);
+    expect(rules.explain('/b').line).toBe(3);
+    expect(rules.explain('/c').line).toBe(5);
+    expect(rules.explain('/d').line).toBe(7);
+  });
+});
+
+describe('line length', () => {
+  // spec: 003_14cd348ff9b99c23.txt, "File format"; Google's parser keeps 16,663 bytes of a line
+  it('keeps the first 16,663 bytes of a long line, so a cut rule still matches as a prefix', () => {
+    const prefix = 'disallow: ';
+    const path = '/x/' + 'a'.repeat(16_663 - prefix.length - 3);
+    const body = `user-agent: FooBot\n${prefix}${path}/qux\n`;
+    expect(inBothProfiles(body, 'FooBot', 'http://foo.bar/fux')).toBe(true);
+    expect(inBothProfiles(body, 'FooBot', `http://foo.bar${path}/fux`)).toBe(false);
+    expect(parseRobotsTxt(body).diagnostics.map((d) => d.code)).toContain('line-too-long');
+  });
+
+  it('counts the limit on raw bytes, before percent-encoding', () => {
+    const prefix = 'allow: ';
+    const room = 16_663 - prefix.length - 1;
+    // 'é' is 2 bytes (C3 A9): the odd room cuts the last one in half, leaving its C3 byte.
+    const body = `user-agent: FooBot\ndisallow: /\n${prefix}/${'é'.repeat(room)}\n`;
+    const rules = parseRobotsTxt(body, { profile: 'google' }).forAgent('FooBot');
+    const kept = encodeURI('é'.repeat(Math.floor(room / 2)));
+    expect(rules.isAllowed(`/${kept}%C3`)).toBe(true);
+    expect(rules.isAllowed(`/${kept}`)).toBe(false);
+  });
+});
+
+describe('comments and whitespace', () => {
+  // spec: 000_edb3e93efc9314fd.txt, "Comments"; 003_14cd348ff9b99c23.txt, "Formal syntax and definition"
+  it('starts a comment at # anywhere on a line', () => {
+    const body = '# Disallow: /\nUser-agent: FooBot # a bot\nDisallow: /foo/quz#qux\nAllow: /\n';
+    expect(inBothProfiles(body, 'FooBot', '/foo/bar')).toBe(true);
+    expect(inBothProfiles(body, 'FooBot', '/foo/quz')).toBe(false);
+  });
+
+  it('trims ASCII whitespace, tab, vertical tab and form feed included', () => {
+    const body = ' \tUser-agent:\t FooBot \v\n\f Disallow \t:  /x \t\n';
+    expect(inBothProfiles(body, 'FooBot', '/x')).toBe(false);
+  });
+
+  it('keeps a no-break space as content, percent-encoded in the pattern', () => {
+    const body = 'User-agent: FooBot\nDisallow: /a\u00a0\n';
+    expect(inBothProfiles(body, 'FooBot', '/a')).toBe(true);
+    expect(inBothProfiles(body, 'FooBot', '/a%C2%A0')).toBe(false);
+  });
+});
+
+describe('keys', () => {
+  // spec: 003_14cd348ff9b99c23.txt, "Formal syntax and definition" (field names are case-insensitive)
+  it('matches keys case-insensitively', () => {
+    const body = 'USER-AGENT: FooBot\nDISALLOW: /x\nuser-agent: BarBot\nallow: /x\ndisallow: /\n';
+    expect(inBothProfiles(body, 'FooBot', '/x')).toBe(false);
+    expect(inBothProfiles(body, 'BarBot', '/x')).toBe(true);
+  });
+
+  it.each([
+    ['useragent', 'disallow'],
+    ['user agent', 'disallow'],
+    ['user-agent', 'dissallow'],
+    ['user-agent', 'dissalow'],
+    ['user-agent', 'disalow'],
+    ['user-agent', 'diasllow'],
+    ['user-agent', 'disallaw'],
+    ['User-agents', 'Disallowed'],
+  ])('accepts Google’s spellings: %s / %s', (agentKey, disallowKey) => {
+    const body = `${agentKey}: FooBot\n${disallowKey}: /x\n`;
+    expect(inBothProfiles(body, 'FooBot', '/x')).toBe(false);
+  });
+
+  it('matches keys by prefix, so "Disallowed:" is a disallow and "Allowance:" an allow', () => {
+    const body = 'User-agent: FooBot\nDisallowed: /\nAllowance: /x\n';
+    expect(inBothProfiles(body, 'FooBot', '/y')).toBe(false);
+    expect(inBothProfiles(body, 'FooBot', '/x')).toBe(true);
+  });
+
+  it('reads "site-map" as a sitemap', () => {
+    expect(parseRobotsTxt('Site-map: https://example.com/s.xml').sitemaps).toEqual(['https://example.com/s.xml']);
+  });
+
+  it('reads a line of exactly two tokens without a colon as key and value', () => {
+    const body = 'user-agent FooBot\ndisallow /\n';
+    expect(inBothProfiles(body, 'FooBot', '/a')).toBe(false);
+  });
+
+  it('ignores a colon-less line of more than two tokens', () => {
+    const body = 'user-agent FooBot\ndisallow / now\n';
+    expect(inBothProfiles(body, 'FooBot', '/a')).toBe(true);
+  });
+
+  it('ignores lines with an empty key or no separator', () => {
+    const body = 'user-agent: FooBot\n: /\ndisallow\n';
+    expect(inBothProfiles(body, 'FooBot', '/a')).toBe(true);
+  });
+
+  it('keeps unknown keys for diagnostics without failing', () => {
+    const robots = parseRobotsTxt('User-agent: *\nNoindex: /x\nDisallow: /y\n');
+    expect(robots.diagnostics).toContainEqual(expect.objectContaining({ line: 2, code: 'unknown-directive' }));
+    expect(robots.isAllowed('/x', 'FooBot')).toBe(true);
+  });
+
+  it('ends a line at a NUL byte, as the reference reads lines as C strings', () => {
+    const body = bytes('User-agent: FooBot\nDisallow: /a', [0], 'b\n');
+    expect(inBothProfiles(body, 'FooBot', '/a')).toBe(false);
+    expect(inBothProfiles(body, 'FooBot', '/c')).toBe(true);
+  });
+});
+
+describe('byte limit', () => {
+  // spec: 003_14cd348ff9b99c23.txt, "File format" (500 KiB; content after it is ignored)
+  it('parses the first 512,000 bytes by default and reports the rest', () => {
+    const head = 'User-agent: *\nDisallow: /a\n';
+    const body = head + '#'.repeat(512_000 - head.length) + '\nDisallow: /b\n';
+    const robots = parseRobotsTxt(body);
+    expect(robots.isAllowed('/a', 'FooBot')).toBe(false);
+    expect(robots.isAllowed('/b', 'FooBot')).toBe(true);
+    expect(robots.truncated).toBe(true);
+    expect(robots.bytesParsed).toBe(512_000);
+    expect(robots.bytesIgnored).toBe(body.length - 512_000);
+    expect(robots.diagnostics[0]).toMatchObject({ line: 0, code: 'body-truncated' });
+  });
+
+  it('honours maxBytes, cutting mid-line like the fetcher cuts the body', () => {
+    const body = 'User-agent: *\nDisallow: /abcdef\n';
+    const robots = parseRobotsTxt(body, { maxBytes: body.indexOf('cdef') });
+    expect(robots.isAllowed('/abxyz', 'FooBot')).toBe(false);
+    expect(robots.bytesIgnored).toBe(5);
+  });
+
+  it('counts the limit in UTF-8 bytes for string input', () => {
+    const body = 'User-agent: *\nDisallow: /é\n';
+    const robots = parseRobotsTxt(body, { maxBytes: 26 });
+    expect(robots.bytesParsed + robots.bytesIgnored).toBe(new TextEncoder().encode(body).length);
+  });
+});
