@@ -34,11 +34,6 @@ export function currentBackend(): MatcherBackend {
   return (preferred === 'wasm' ? loadWasm() : undefined) ?? typescriptBackend;
 }
 
-/** The WebAssembly backend, when it can run (for memory accounting). */
-export function wasmBackendIfLoaded(): WasmBackend | undefined {
-  return wasmBackend;
-}
-
 /**
  * Chooses the matcher for rulesets compiled from now on; already compiled ones keep theirs.
  * Returns the kind now in use: asking for 'wasm' where it cannot run gives 'typescript'.
@@ -49,4 +44,19 @@ export function wasmBackendIfLoaded(): WasmBackend | undefined {
 export function setMatcher(kind: BackendKind): BackendKind {
   preferred = kind;
   return currentBackend().kind;
+}
+
+/** Which matcher compiles now, and how many bytes of WebAssembly memory compiled rules and buffers hold. */
+export interface MatcherInfo {
+  readonly kind: BackendKind;
+  /** 0 while WebAssembly is unused. */
+  readonly wasmBytesInUse: number;
+}
+
+/**
+ * @example
+ * matcherInfo(); // { kind: 'wasm', wasmBytesInUse: 344512 }
+ */
+export function matcherInfo(): MatcherInfo {
+  return { kind: currentBackend().kind, wasmBytesInUse: wasmBackend?.bytesInUse ?? 0 };
 }

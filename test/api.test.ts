@@ -1,0 +1,134 @@
+/**
+ * The public surface (issue #2, "The public API"): file-wide directives, compiled rules, batches and
+ * disposal.
+ */
+import { describe, expect, it } from 'vitest';
+import { matcherInfo, parseRobotsTxt, RulesDisposedError, setMatcher } from '../src/platform/inline.js';
+
+const SITE = [
+  'User-agent: *',
+  'Disallow: /private/',
+  'Allow: /private/open',
+  'Crawl-delay: 1.5',
+  '',
+  'User-agent: ExampleBot',
+  'Disallow: /search',
+  '',
+  'Sitemap: https://example.com/sitemap.xml',
+  'Sitemap: https://example.com/sitemap.xml',
+  'Sitemap: /relative.xml',
+  'Host: https://Example.com',
+  'Host: mirror.example.com',
+  'Clean-param: ref&utm_source /books/',
+].join('\n');
+
+describe('file-wide directives', () => {
+  // spec: 003_14cd348ff9b99c23.txt, "sitemap"; 001_bbc73aa07f1224b3.txt, "Host", "Clean-param"
+  const robots = parseRobotsTxt(SITE);
+
+  it('lists every absolute sitemap URL once, wherever it stands', () => {
+    expect(robots.sitemaps).toEqual(['https://example.com/sitemap.xml']);
+    expect(robots.diagnostics).toContainEqual(expect.objectContaining({ line: 11, code: 'invalid-value' }));
+  });
+
+  it('keeps the first valid host', () => {
+    expect(robots.host).toBe('https://example.com');
+    expect(robots.diagnostics).toContainEqual(expect.objectContaining({ line: 13, code: 'duplicate-host' }));
+  });
+
+  it('cleans URLs with Clean-param where the prefix matches', () => {
+    expect(robots.cleanParams).toEqual([{ params: ['ref', 'utm_source'], pathPrefix: '/books/', line: 14 }]);
+    expect(robots.cleanUrl('https://example.com/books/1?ref=home&page=2&utm_source=x')).toBe(
+      'https://example.com/books/1?page=2',
+    );
+    expect(robots.cleanUrl('https://example.com/music/1?ref=home')).toBe('https://example.com/music/1?ref=home');
+  });
+
+  it('exposes the parsed groups', () => {
+    expect(robots.groups.map((group) => group.agents.map((agent) => agent.value))).toEqual([['*'], ['ExampleBot']]);
+    expect(robots.groups[0]?.rules.map((rule) => rule.line)).toEqual([2, 3]);
+  });
+});
+
+describe('compiled rules', () => {
+  const robots = parseRobotsTxt(SITE);
+
+  it('compiles once per agent and returns the same rules again', () => {
+    expect(robots.forAgent('OtherBot')).toBe(robots.forAgent('otherbot/2.0'));
+    expect(robots.forAgent('ExampleBot')).not.toBe(robots.forAgent('OtherBot'));
+  });
+
+  it('lists its rules in the order they are tried', () => {
+    expect(robots.forAgent('OtherBot').rules).toEqual([
+      { kind: 'allow', pattern: '/private/open', line: 3 },
+      { kind: 'disallow', pattern: '/private/', line: 2 },
+    ]);
+  });
+
+  it('answers isAllowed, explain and crawlDelay for the applicable group', () => {
+    const other = robots.forAgent('OtherBot');
+    expect(other.matched).toBe('global');
+    expect(other.isAllowed('https://example.com/private/x')).toBe(false);
+    expect(other.isAllowed('https://example.com/private/open/x')).toBe(true);
+    expect(other.crawlDelay).toBe(1.5);
+    const own = robots.forAgent('ExampleBot');
+    expect(own.matched).toBe('agent');
+    expect(own.isAllowed('https://example.com/private/x')).toBe(true);
+    expect(own.explain('/search?q=1')).toEqual({ allowed: false, line: 7, rule: { kind: 'disallow', pattern: '/search' } });
+    expect(own.crawlDelay).toBeUndefined();
+  });
+
+  it('answers a batch like single calls, through the wasm and the TypeScript matcher alike', () => {
+    const urls = ['/private/a', '/private/open', '/', 'https://example.com/private/é', '/search', 'x'];
+    for (const matcher of ['wasm', 'typescript'] as const) {
+      expect(setMatcher(matcher)).toBe(matcher);
+      const rules = parseRobotsTxt(SITE).forAgent('OtherBot');
+      expect(rules.isAllowedMany(urls)).toEqual(urls.map((url) => rules.isAllowed(url)));
+      const out = rules.isAllowedManyInto(urls, new Uint8Array(10).fill(7));
+      expect(Array.from(out)).toEqual([0, 1, 1, 0, 1, 1, 7, 7, 7, 7]);
+    }
+    setMatcher('wasm');
+  });
+
+  it('rejects an output array that is too short', () => {
+    expect(() => parseRobotsTxt(SITE).forAgent('OtherBot').isAllowedManyInto(['/a', '/b'], new Uint8Array(1))).toThrow(
+      RangeError,
+    );
+  });
+});
+
+describe('disposal', () => {
+  it('throws a RulesDisposedError after dispose, and compiles anew on the next forAgent', () => {
+    const robots = parseRobotsTxt(SITE);
+    const rules = robots.forAgent('OtherBot');
+    rules.dispose();
+    rules.dispose();
+    expect(rules.disposed).toBe(true);
+    expect(() => rules.isAllowed('/')).toThrow(RulesDisposedError);
+    const again = robots.forAgent('OtherBot');
+    expect(again).not.toBe(rules);
+    expect(again.isAllowed('/private/x')).toBe(false);
+  });
+
+  it('disposes every compiled agent with the file', () => {
+    const robots = parseRobotsTxt(SITE);
+    const a = robots.forAgent('OtherBot');
+    const b = robots.forAgent('ExampleBot');
+    robots.dispose();
+    expect(a.disposed && b.disposed).toBe(true);
+  });
+});
+
+describe('memory', () => {
+  // DESIGN §3: a ruleset that is dropped gives its memory back.
+  it('gives WebAssembly memory back when rules are disposed', () => {
+    setMatcher('wasm');
+    const robots = parseRobotsTxt(SITE);
+    robots.forAgent('WarmUp').dispose();
+    const before = matcherInfo().wasmBytesInUse;
+    const compiled = Array.from({ length: 500 }, (_, i) => parseRobotsTxt(`${SITE}\nDisallow: /${i}`).forAgent('OtherBot'));
+    expect(matcherInfo().wasmBytesInUse).toBeGreaterThan(before);
+    for (const rules of compiled) rules.dispose();
+    expect(matcherInfo().wasmBytesInUse).toBe(before);
+  });
+});
