@@ -33,6 +33,12 @@ export class RulesDisposedError extends Error {
 // The safety net for rules that are dropped without dispose(): their matcher memory comes back on GC.
 const unreleased = new FinalizationRegistry<LoadedRuleset>((ruleset) => ruleset.free());
 
+const utf8 = new TextDecoder('utf-8');
+
+function describeRule(rule: CompiledRule): { kind: 'allow' | 'disallow'; pattern: string } {
+  return { kind: rule.allow ? 'allow' : 'disallow', pattern: utf8.decode(rule.written) };
+}
+
 function checkUrl(url: unknown): asserts url is string {
   if (typeof url !== 'string') throw new TypeError(`Expected the URL as a string, got ${typeof url}`);
 }
@@ -67,7 +73,7 @@ export class AgentRules {
 
   /** The compiled rules in the order they are tried (the first match decides). */
   get rules(): readonly RuleInfo[] {
-    return this.compiled.map((rule) => ({ kind: rule.allow ? 'allow' : 'disallow', pattern: rule.source, line: rule.line }));
+    return this.compiled.map((rule) => ({ ...describeRule(rule), line: rule.line }));
   }
 
   /** Bytes the compiled rules occupy in the matcher's memory. */
@@ -103,7 +109,7 @@ export class AgentRules {
     checkUrl(url);
     const rule = this.compiled[this.live().decide(url)];
     if (rule === undefined) return { allowed: true, line: 0 };
-    return { allowed: rule.allow, line: rule.line, rule: { kind: rule.allow ? 'allow' : 'disallow', pattern: rule.source } };
+    return { allowed: rule.allow, line: rule.line, rule: describeRule(rule) };
   }
 
   /**
@@ -123,7 +129,7 @@ export class AgentRules {
   isAllowedManyInto(urls: readonly string[], out: Uint8Array = new Uint8Array(urls.length)): Uint8Array {
     if (!Array.isArray(urls)) throw new TypeError('Expected an array of URL strings');
     if (out.length < urls.length) throw new RangeError(`out holds ${out.length} verdicts; ${urls.length} are needed`);
-    urls.forEach(checkUrl);
+    for (const url of urls) checkUrl(url);
     this.live().decideMany(urls, out);
     return out;
   }

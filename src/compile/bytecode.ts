@@ -84,6 +84,10 @@ interface StoredPattern {
 /** Folds `*` runs, turns a final `$` into a flag and drops wildcards that can only match "the rest". */
 function storedForm(rule: BytecodeRule): StoredPattern {
   const source = rule.pattern;
+  // Most patterns are plain prefixes: nothing to rewrite.
+  if (!source.includes(STAR) && source[source.length - 1] !== 0x24) {
+    return { bytes: source, flags: rule.allow ? RULE_ALLOW : 0 };
+  }
   let end = source.length;
   let anchored = end > 0 && source[end - 1] === 0x24;
   if (anchored) end--;
@@ -101,9 +105,4 @@ function storedForm(rule: BytecodeRule): StoredPattern {
   const hasWildcard = folded.includes(STAR);
   const flags = (rule.allow ? RULE_ALLOW : 0) | (anchored ? RULE_END_ANCHORED : 0) | (hasWildcard ? RULE_HAS_WILDCARD : 0);
   return { bytes: Uint8Array.from(folded), flags };
-}
-
-/** Reads the rule count of a block (for hosts that need it without decoding the table). */
-export function ruleCountOf(block: Uint8Array): number {
-  return new DataView(block.buffer, block.byteOffset, block.byteLength).getUint32(8, true);
 }

@@ -14,8 +14,8 @@ import { percentNormalize } from './normalize.js';
 
 export interface CompiledRule {
   readonly allow: boolean;
-  /** The pattern as the file wrote it (for the index.html rule: the derived `/dir/$`). */
-  readonly source: string;
+  /** The pattern's bytes as the file wrote them (for the index.html rule: the derived `/dir/$`). */
+  readonly written: Uint8Array;
   /** What is matched: the normalized pattern. */
   readonly pattern: Uint8Array;
   readonly line: number;
@@ -25,7 +25,6 @@ const SLASH = 0x2f;
 const STAR = 0x2a;
 const DOLLAR = 0x24;
 const INDEX_HTM = new TextEncoder().encode('/index.htm');
-const utf8 = new TextDecoder('utf-8');
 
 function canMatchAPath(pattern: Uint8Array): boolean {
   return pattern[0] === SLASH || pattern[0] === STAR;
@@ -55,10 +54,10 @@ export function compileRules(rules: readonly RuleLine[], profile: Profile): Comp
   for (const rule of rules) {
     const pattern = percentNormalize(rule.pattern, profile.normalizeUrls);
     if (!canMatchAPath(pattern)) continue;
-    compiled.push({ allow: rule.allow, source: utf8.decode(rule.pattern), pattern, line: rule.line });
+    compiled.push({ allow: rule.allow, written: rule.pattern, pattern, line: rule.line });
     const directory = rule.allow ? directoryOfIndexPage(pattern) : undefined;
     if (directory !== undefined) {
-      compiled.push({ allow: true, source: utf8.decode(directory), pattern: directory, line: rule.line });
+      compiled.push({ allow: true, written: directory, pattern: directory, line: rule.line });
     }
   }
   return compiled.sort(byPriority);

@@ -13,8 +13,11 @@ const LF = 0x0a;
 const CR = 0x0d;
 const BYTE_ORDER_MARK = [0xef, 0xbb, 0xbf] as const;
 
-/** Receives each line: its 1-based number and its content (a view into the body, never copied). */
-export type LineHandler = (lineNumber: number, content: Uint8Array, cut: boolean) => void;
+/**
+ * Receives each line: its 1-based number and where its content lies in the body (`start` to `end`),
+ * and whether the line was longer than MAX_LINE_BYTES. Positions, not copies, keep reading cheap.
+ */
+export type LineHandler = (lineNumber: number, start: number, end: number, cut: boolean) => void;
 
 /** Length of the byte order mark (or of its leading part) that `body` starts with. */
 function byteOrderMarkLength(body: Uint8Array): number {
@@ -27,19 +30,23 @@ function byteOrderMarkLength(body: Uint8Array): number {
 export function forEachLine(body: Uint8Array, onLine: LineHandler): void {
   let lineNumber = 0;
   let start = byteOrderMarkLength(body);
-  const emit = (end: number): void => {
-    let contentEnd = Math.min(end, start + MAX_LINE_BYTES);
-    const nul = body.subarray(start, contentEnd).indexOf(0);
-    if (nul >= 0) contentEnd = start + nul;
-    onLine(++lineNumber, body.subarray(start, contentEnd), end - start > MAX_LINE_BYTES);
-  };
-  for (let i = start; i < body.length; i++) {
-    const byte = body[i];
+  const length = body.length;
+  let nul = -1;
+  for (let i = start; i <= length; i++) {
+    const byte = i < length ? (body[i] as number) : LF;
+    // Most bytes are printable: one comparison lets them through.
+    if (byte > CR) continue;
+    if (byte === 0) {
+      if (nul < 0) nul = i;
+      continue;
+    }
     if (byte !== LF && byte !== CR) continue;
-    emit(i);
+    let end = nul >= 0 ? nul : i;
+    if (end - start > MAX_LINE_BYTES) end = start + MAX_LINE_BYTES;
+    onLine(++lineNumber, start, end, i - start > MAX_LINE_BYTES);
     // The LF of a CRLF ends the same line.
     if (byte === CR && body[i + 1] === LF) i++;
     start = i + 1;
+    nul = -1;
   }
-  emit(body.length);
 }
