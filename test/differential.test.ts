@@ -1,0 +1,344 @@
+/**
+ * Differential tests: the WebAssembly matcher (assembly/index.ts behind src/engine/wasm-backend.ts) against
+ * the reference executor (src/engine/executor.ts), which share the bytecode (src/compile/bytecode.ts) but
+ * no algorithm. DESIGN.md §3 "The hot path" asks the wasm side to be fast (prefix dispatch, a batch entry,
+ * a preallocated input region, freed rulesets giving their memory back); these tests pin that being fast
+ * never changes a verdict, and that the batch and memory machinery of §3 hold under load.
+ *
+ * On top, a third matcher written straight from the definition (a regular expression per pattern) checks
+ * the executor itself on plain paths, so that the two matchers cannot agree on a shared mistake unseen.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { writeBytecode, type BytecodeRule } from '../src/compile/bytecode.js';
+import { percentNormalize } from '../src/compile/normalize.js';
+import { executeBytecode, isAllowRule } from '../src/engine/executor.js';
+import { pathParamsQuery } from '../src/engine/url-path.js';
+import { WasmBackend, createWasmBackend } from '../src/engine/wasm-backend.js';
+
+const wasmModule = new WebAssembly.Module(readFileSync(new URL('../build/matcher.wasm', import.meta.url)));
+const encoder = new TextEncoder();
+
+// ---------------------------------------------------------------------------------------------------------
+// Generators, biased toward the cases where a fast matcher goes wrong: star runs, `$` inside and at the
+// end, escapes that normalize to something else, multi-byte characters, URLs whose path is hard to find.
+
+/** Pieces patterns and paths are made of; multi-character entries are escapes and wildcard runs. */
+const PATTERN_TOKENS = [
+  '/', '/', '/', 'a', 'a', 'b', '.', '?', '=', '&', '%', '2', 'F', 'f', '*', '*', '**', '***', '$', '$$',
+  'é', 'ツ', '%41', '%2f', '%2F', '%e9', '%C3%A9', '%7e', '%25', 'ab', '/a', '',
+] as const;
+
+const PATH_TOKENS = [
+  '/', '/', '/', 'a', 'a', 'b', '.', '?', '=', '&', '%', '2', 'F', 'f', '*', '$', 'é', 'ツ', '😀', '%41',
+  '%2f', '%2F', '%e9', '%C3%A9', '%7e', '%25', ';', ';p=1', '#', '#frag', 'ab', '/a', 'A', '',
+  '\uD800', '\uDC00', // lone surrogates: both sides must see U+FFFD
+] as const;
+
+const patternBody = fc.array(fc.constantFrom(...PATTERN_TOKENS), { maxLength: 10 }).map((parts) => parts.join(''));
+
+const patternText: fc.Arbitrary<string> = fc.oneof(
+  { weight: 6, arbitrary: patternBody.map((body) => `/${body}`) },
+  { weight: 2, arbitrary: patternBody.map((body) => `/${body}$`) },
+  { weight: 1, arbitrary: patternBody.map((body) => `*${body}`) },
+  { weight: 1, arbitrary: patternBody }, // anything, even empty or not starting with `/`
+  { weight: 1, arbitrary: fc.constantFrom('/', '*', '$', '*$', '/$', '/*$', '/robots.txt', '/robots.txt$', '/a$b$', '/**a**$') },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(fc.constantFrom('a', 'ab', 'aab', '/a'), fc.integer({ min: 1, max: 40 }), fc.constantFrom('', '$', '*', '*b$'))
+      .map(([unit, times, end]) => `/${`${unit}*`.repeat(times)}${end}`),
+  },
+);
+
+/** How a pattern's bytes reach the bytecode: normalized as the compiler does (either profile), or raw. */
+type PatternForm = 'raw' | 'rfc9309' | 'google';
+
+const patternForm: fc.Arbitrary<PatternForm> = fc.constantFrom('rfc9309', 'rfc9309', 'google', 'raw');
+
+function patternBytes(text: string, form: PatternForm): Uint8Array {
+  const bytes = encoder.encode(text);
+  if (form === 'raw') return bytes;
+  return percentNormalize(bytes, form === 'rfc9309');
+}
+
+interface RuleText {
+  readonly allow: boolean;
+  readonly pattern: string;
+}
+
+const ruleText: fc.Arbitrary<RuleText> = fc.record({ allow: fc.boolean(), pattern: patternText });
+
+const pathBody = fc.array(fc.constantFrom(...PATH_TOKENS), { maxLength: 14 }).map((parts) => parts.join(''));
+
+const urlPrefix = fc.constantFrom(
+  '', '', '', 'http://h.com', 'https://h.com', 'http://h.com:8080', '//h.com', '//', 'h.com', 'HTTP://H.COM',
+  'http://', 'a://b', 'http://h.com?', 'ftp://h.com/x',
+);
+
+const urlText: fc.Arbitrary<string> = fc.oneof(
+  { weight: 8, arbitrary: fc.tuple(urlPrefix, fc.constantFrom('/', '/', '', '?', ';', '#'), pathBody).map(([a, b, c]) => a + b + c) },
+  { weight: 2, arbitrary: fc.tuple(urlPrefix, fc.constantFrom('/robots.txt', '/robots.txt?x=1', '/robots.txtx', '/robots%2Etxt', '/robots.txt#f', '/Robots.txt', '/robots.tx', '/robots.txt/', '/robots.txt;p')).map(([a, b]) => a + b) },
+  { weight: 1, arbitrary: fc.constantFrom('', '/', '//', '///', '#', '?', ';', 'http://h.com', 'http://h.com#/a', '/#', '//h.com#a/b', ':/', '://', '/a://b/c') },
+  {
+    weight: 2,
+    arbitrary: fc
+      .tuple(urlPrefix, fc.constantFrom('a', 'ab', 'aab', 'é', '%41', '/a', 'ba', '\uD800'), fc.integer({ min: 1, max: 600 }), fc.constantFrom('', 'b', '$', '/', '?x'))
+      .map(([prefix, unit, times, end]) => `${prefix}/${unit.repeat(times)}${end}`),
+  },
+);
+
+/**
+ * A pattern cut from a URL's own path, so that wildcard and `$` rules actually match often: a prefix of
+ * the path with some stretches replaced by `*`, anchored with `$` when the whole path was kept, and
+ * sometimes one character changed to make a near miss.
+ */
+function derivedRule(urls: readonly string[]): fc.Arbitrary<RuleText> {
+  return fc
+    .record({
+      allow: fc.boolean(),
+      url: fc.constantFrom(...urls),
+      keep: fc.integer({ min: 0, max: 100 }),
+      holes: fc.array(fc.tuple(fc.integer({ min: 0, max: 100 }), fc.integer({ min: 0, max: 4 })), { maxLength: 3 }),
+      anchor: fc.boolean(),
+      nearMiss: fc.option(fc.tuple(fc.integer({ min: 0, max: 100 }), fc.constantFrom('a', 'b', '/', '%', 'é')), { freq: 4 }),
+    })
+    .map(({ allow, url, keep, holes, anchor, nearMiss }) => {
+      const chars = Array.from(new TextDecoder().decode(pathParamsQuery(encoder.encode(url))));
+      const whole = keep >= 50;
+      const kept = whole ? chars : chars.slice(0, Math.floor((keep / 50) * chars.length));
+      for (const [at, length] of holes) {
+        const start = Math.floor((at / 100) * kept.length);
+        kept.splice(start, length, '*');
+      }
+      if (nearMiss !== null) kept[Math.floor((nearMiss[0] / 101) * kept.length)] = nearMiss[1];
+      return { allow, pattern: kept.join('') + (whole && anchor ? '$' : '') };
+    });
+}
+
+interface Scenario {
+  readonly rules: readonly RuleText[];
+  readonly form: PatternForm;
+  readonly normalizeUrl: boolean;
+  readonly robotsTxtAllowed: boolean;
+  readonly urls: readonly string[];
+}
+
+const scenario: fc.Arbitrary<Scenario> = fc.array(urlText, { minLength: 1, maxLength: 8 }).chain((urls) =>
+  fc.record({
+    rules: fc.array(fc.oneof({ weight: 1, arbitrary: ruleText }, { weight: 2, arbitrary: derivedRule(urls) }), { maxLength: 8 }),
+    form: patternForm,
+    normalizeUrl: fc.boolean(),
+    robotsTxtAllowed: fc.boolean(),
+    urls: fc.constant(urls),
+  }),
+);
+
+function compile(rules: readonly RuleText[], form: PatternForm, normalizeUrl: boolean, robotsTxtAllowed: boolean): Uint8Array {
+  const bytecodeRules: BytecodeRule[] = rules.map((rule) => ({ allow: rule.allow, pattern: patternBytes(rule.pattern, form) }));
+  return writeBytecode(bytecodeRules, { normalizeUrl, robotsTxtAllowed });
+}
+
+function referenceVerdict(bytecode: Uint8Array, url: string): 0 | 1 {
+  return isAllowRule(bytecode, executeBytecode(bytecode, encoder.encode(url))) ? 1 : 0;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+
+describe('the WebAssembly matcher agrees with the reference executor', () => {
+  const backend = createWasmBackend(wasmModule);
+
+  it('picks the same deciding rule, one URL at a time and in a batch, on random rules and URLs', () => {
+    fc.assert(
+      fc.property(scenario, ({ rules, form, normalizeUrl, robotsTxtAllowed, urls }) => {
+        const bytecode = compile(rules, form, normalizeUrl, robotsTxtAllowed);
+        const loaded = backend.load(bytecode);
+        try {
+          for (const url of urls) {
+            expect(loaded.decide(url), JSON.stringify(url)).toBe(executeBytecode(bytecode, encoder.encode(url)));
+          }
+          const out = new Uint8Array(urls.length);
+          loaded.decideMany(urls, out);
+          expect(Array.from(out)).toEqual(urls.map((url) => referenceVerdict(bytecode, url)));
+        } finally {
+          loaded.free();
+        }
+      }),
+      { numRuns: 4000 },
+    );
+  });
+
+  it('decides a batch of more than 4,096 URLs, some longer than 70,000 characters, like one URL at a time', () => {
+    // A fresh backend starts with a 64 KiB input region: the long URLs make it grow mid-batch, and the
+    // count makes the host cut the batch into several crossings (DESIGN.md §3, batch entry point).
+    const fresh = createWasmBackend(wasmModule);
+    const rules: RuleText[] = [
+      { allow: true, pattern: '/a*b$' },
+      { allow: false, pattern: '/a*%C3%A9*b' },
+      { allow: true, pattern: '/aaaa' },
+      { allow: false, pattern: '/a' },
+      { allow: true, pattern: '/*é$' },
+      { allow: false, pattern: '/*?q=' },
+      { allow: true, pattern: '/b' },
+      { allow: false, pattern: '/' },
+    ];
+    const longUrls = [
+      `/${'a'.repeat(75_000)}b`,
+      `http://h.com/${'a'.repeat(70_001)}`,
+      `/${'é'.repeat(71_000)}`,
+      `/a${'ツ'.repeat(36_000)}é${'a'.repeat(36_000)}b`,
+      `/b${'ab'.repeat(40_000)}?q=1`,
+      `/${'a'.repeat(80_000)}#${'b'.repeat(10)}`,
+    ];
+    const shortUrls = ['/a', '/aaaa', '/b', '/ab', '/aéb', '/é', '/x?q=', 'http://h.com/b', '/robots.txt', '/', '/a%C3%A9b', '/zz'];
+    const urls: string[] = [];
+    for (let i = 0; i < 10_000; i++) {
+      urls.push(i % 1_700 === 5 || i === 4_095 || i === 4_096 ? (longUrls[i % longUrls.length] as string) : `${shortUrls[i % shortUrls.length] as string}${i % 7 === 0 ? '' : String(i)}`);
+    }
+    expect(urls.filter((url) => url.length > 70_000).length).toBeGreaterThanOrEqual(6);
+
+    for (const normalizeUrl of [true, false]) {
+      for (const robotsTxtAllowed of [true, false]) {
+        const bytecode = compile(rules, 'rfc9309', normalizeUrl, robotsTxtAllowed);
+        const loaded = fresh.load(bytecode);
+        const out = new Uint8Array(urls.length).fill(7);
+        loaded.decideMany(urls, out);
+        const expected = urls.map((url) => referenceVerdict(bytecode, url));
+        const mismatches = urls.flatMap((url, i) => (out[i] === expected[i] ? [] : [`${i}: ${url.slice(0, 40)}… got ${String(out[i])}`]));
+        expect(mismatches).toEqual([]);
+        for (const url of longUrls) expect(loaded.decide(url)).toBe(executeBytecode(bytecode, encoder.encode(url)));
+        loaded.free();
+      }
+    }
+  });
+
+  it('decides single URLs whose UTF-8 outgrows the input region, each longer than the last', () => {
+    // Three-byte characters: a URL of n UTF-16 units can take 3n bytes, and percent-normalizing them
+    // triples that again in the scratch region (DESIGN.md §3, preallocated input region).
+    const fresh = createWasmBackend(wasmModule);
+    const bytecode = compile(
+      [
+        { allow: true, pattern: '/ツ*ツa$' },
+        { allow: false, pattern: '/ツ*%E3%83%84*é' },
+        { allow: true, pattern: '/*b$' },
+        { allow: false, pattern: '/ツ' },
+      ],
+      'rfc9309',
+      true,
+      true,
+    );
+    const loaded = fresh.load(bytecode);
+    const urls = [22_000, 40_000, 90_000].flatMap((length) => [
+      `/${'ツ'.repeat(length)}a`,
+      `http://h.com/${'ツ'.repeat(length)}é`,
+      `/${'ツ'.repeat(length)}`,
+      `/${'\uD800'.repeat(length)}b`,
+      `/${'%e3%83%84'.repeat(length / 10)}ツa`,
+    ]);
+    for (const url of urls) expect(loaded.decide(url)).toBe(executeBytecode(bytecode, encoder.encode(url)));
+    loaded.free();
+  });
+});
+
+describe('freeing a ruleset gives its memory back', () => {
+  it('reuses the memory of freed rulesets across 1,000 load/free cycles', () => {
+    // Built by hand rather than with createWasmBackend so that the test can watch linear memory itself.
+    const instance = new WebAssembly.Instance(wasmModule, {});
+    const memory = instance.exports.memory;
+    if (!(memory instanceof WebAssembly.Memory)) throw new TypeError('the matcher exports no memory');
+    const backend = new WasmBackend(instance);
+
+    const small = compile([{ allow: false, pattern: '/a*b$' }], 'rfc9309', true, true);
+    const large = compile(
+      Array.from({ length: 300 }, (_, i) => ({ allow: i % 2 === 0, pattern: `/${'ab'.repeat(i % 40)}*${String(i)}$` })),
+      'rfc9309',
+      true,
+      true,
+    );
+    // One warm-up round settles the working set (two large and one small ruleset at a time); a ruleset
+    // loaded after it and kept stays above the freed space, so the cycles must reuse freed blocks rather
+    // than the untouched memory at the top.
+    const warm = [backend.load(large), backend.load(small), backend.load(large)];
+    const kept = backend.load(small);
+    for (const ruleset of warm) ruleset.free();
+    const baselineInUse = backend.bytesInUse;
+    const baselineMemory = memory.buffer.byteLength;
+
+    let peakInUse = 0;
+    for (let cycle = 0; cycle < 1_000; cycle++) {
+      const first = backend.load(cycle % 3 === 0 ? large : small);
+      const second = backend.load(large);
+      const third = backend.load(small);
+      expect(second.decide('/abab*7')).toBe(executeBytecode(large, encoder.encode('/abab*7')));
+      expect(kept.decide('/a/b')).toBe(0);
+      peakInUse = Math.max(peakInUse, backend.bytesInUse);
+      // Free in an order that varies, so that coalescing of neighbours is exercised both ways.
+      const order = cycle % 2 === 0 ? [first, second, third] : [third, first, second];
+      for (const ruleset of order) ruleset.free();
+      expect(backend.bytesInUse).toBe(baselineInUse);
+    }
+    expect(peakInUse).toBeLessThanOrEqual(baselineInUse + 2 * large.byteLength + small.byteLength + 3 * 16);
+    expect(memory.buffer.byteLength).toBe(baselineMemory);
+    kept.free();
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// The oracle: the matching rule read straight from the definition (RFC 9309 §2.2.2, Google's matcher):
+// anchored at the start, `*` any run of characters, a final `$` anchors at the end, everything else literal.
+
+function oracleRegExp(pattern: string): RegExp {
+  const anchored = pattern.endsWith('$');
+  const body = anchored ? pattern.slice(0, -1) : pattern;
+  const source = Array.from(body, (char) => (char === '*' ? '[\\s\\S]*' : char.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&'))).join('');
+  return new RegExp(`^${source}${anchored ? '$' : ''}`);
+}
+
+/** The bytes as a string of code units 0–255, so that a regular expression compares bytes. */
+function latin1(bytes: Uint8Array): string {
+  return Array.from(bytes, (byte) => String.fromCharCode(byte)).join('');
+}
+
+/** The index of the first rule (in table order) whose pattern matches `path`, or -1. */
+function oracleFirstMatch(patterns: readonly string[], path: string): number {
+  return patterns.findIndex((pattern) => oracleRegExp(pattern).test(path));
+}
+
+// Plain paths: one leading `/`, then none of what makes path extraction or normalization kick in.
+const PLAIN_TOKENS = ['/', 'a', 'a', 'b', '.', '=', '&', '2', 'F', '*', '$', 'ab', 'aab', 'ba'] as const;
+const plainPath = fc
+  .array(fc.constantFrom(...PLAIN_TOKENS), { maxLength: 12 })
+  .map((parts) => `/${parts.join('')}`)
+  .filter((path) => !path.startsWith('//'));
+const plainPattern = fc.array(fc.constantFrom(...PLAIN_TOKENS, '*', '**', '$', '$'), { maxLength: 10 }).map((parts) => `/${parts.join('')}`);
+
+describe('the reference executor agrees with a regular-expression oracle', () => {
+  it('decides by the first rule in table order whose pattern matches the path', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ allow: fc.boolean(), pattern: plainPattern }), { maxLength: 8 }),
+        fc.array(plainPath, { minLength: 1, maxLength: 8 }),
+        fc.boolean(),
+        (rules, paths, normalizeUrl) => {
+          const bytecode = compile(rules, 'rfc9309', normalizeUrl, false);
+          const patterns = rules.map((rule) => latin1(encoder.encode(rule.pattern)));
+          for (const path of paths) {
+            const expected = oracleFirstMatch(patterns, latin1(encoder.encode(path)));
+            expect(executeBytecode(bytecode, encoder.encode(path)), `${JSON.stringify(patterns)} on ${path}`).toBe(expected);
+          }
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('pins the oracle itself on hand-checked cases', () => {
+    expect(oracleFirstMatch(['/a*b$'], '/a/x/b')).toBe(0);
+    expect(oracleFirstMatch(['/a*b$'], '/a/x/bc')).toBe(-1);
+    expect(oracleFirstMatch(['/a$b'], '/a$bc')).toBe(0);
+    expect(oracleFirstMatch(['/a.b'], '/axb')).toBe(-1);
+    expect(oracleFirstMatch(['/x', '/a', '/'], '/ab')).toBe(1);
+    expect(oracleFirstMatch(['/a*$'], '/abc')).toBe(0);
+  });
+});
