@@ -197,3 +197,11 @@ describe('byte limit', () => {
     expect(robots.bytesParsed + robots.bytesIgnored).toBe(new TextEncoder().encode(body).length);
   });
 });
+
+describe('diagnostics', () => {
+  it('keeps at most 1,000 diagnostics and says when more were left out', () => {
+    const robots = parseRobotsTxt('not a record\n'.repeat(5_000));
+    expect(robots.diagnostics).toHaveLength(1_001);
+    expect(robots.diagnostics[1_000]?.code).toBe('too-many-diagnostics');
+  });
+});

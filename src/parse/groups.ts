@@ -28,6 +28,9 @@ function isGlobalAgent(value: string): boolean {
   return value[0] === '*' && (value.length === 1 || /^[\t\n\v\f\r ]/.test(value.slice(1)));
 }
 
+/** Diagnostics kept per file. */
+export const MAX_DIAGNOSTICS = 1000;
+
 const GROUP_DIRECTIVES = ['crawl-delay', 'request-rate', 'visit-time'] as const;
 type GroupDirective = (typeof GROUP_DIRECTIVES)[number];
 
@@ -45,7 +48,11 @@ class GroupBuilder implements RecordHandler {
   private lastWasRule = false;
 
   private report(line: number, code: DiagnosticCode, message: string): void {
-    this.diagnostics.push({ line, code, message });
+    // Binary garbage would otherwise produce a diagnostic per line; past the cap, one says so.
+    if (this.diagnostics.length < MAX_DIAGNOSTICS) this.diagnostics.push({ line, code, message });
+    else if (this.diagnostics.length === MAX_DIAGNOSTICS) {
+      this.diagnostics.push({ line, code: 'too-many-diagnostics', message: `more than ${MAX_DIAGNOSTICS} diagnostics; the rest are left out` });
+    }
   }
 
   userAgent(line: number, raw: Uint8Array): void {

@@ -38,7 +38,8 @@ export type DiagnosticCode =
   | 'unknown-directive'
   | 'invalid-value'
   | 'outside-group'
-  | 'duplicate-host';
+  | 'duplicate-host'
+  | 'too-many-diagnostics';
 
 /** Something a site owner may want to know; never an error for the caller. */
 export interface Diagnostic {
