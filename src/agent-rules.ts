@@ -126,8 +126,9 @@ export class AgentRules {
    * Like isAllowedMany, written into `out` (1 allowed, 0 disallowed), which is returned; allocates
    * nothing per URL.
    */
-  isAllowedManyInto(urls: readonly string[], out: Uint8Array = new Uint8Array(urls.length)): Uint8Array {
-    if (!Array.isArray(urls)) throw new TypeError('Expected an array of URL strings');
+  isAllowedManyInto(urls: readonly string[], out?: Uint8Array): Uint8Array {
+    if (!Array.isArray(urls)) throw new TypeError(`Expected an array of URL strings, got ${urls === null ? 'null' : typeof urls}`);
+    out ??= new Uint8Array(urls.length);
     if (out.length < urls.length) throw new RangeError(`out holds ${out.length} verdicts; ${urls.length} are needed`);
     for (const url of urls) checkUrl(url);
     this.live().decideMany(urls, out);

@@ -121,7 +121,7 @@ function checkMaxBytes(maxBytes: number): number {
 export function parseRobotsTxt(body: string | Uint8Array, options: ParseOptions = {}): RobotsTxt {
   const profile = profileNamed(options.profile);
   const maxBytes = checkMaxBytes(options.maxBytes ?? DEFAULT_MAX_BYTES);
-  const { bytes, totalBytes } = limitBody(body, maxBytes);
-  const parsed = parseRobotsBody(bytes, totalBytes - bytes.length, maxBytes);
+  const { bytes, totalBytes, endsMidLine } = limitBody(body, maxBytes);
+  const parsed = parseRobotsBody(bytes, totalBytes - bytes.length, maxBytes, endsMidLine);
   return new RobotsTxt(parsed, profile);
 }

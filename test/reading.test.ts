@@ -184,11 +184,23 @@ describe('byte limit', () => {
     expect(robots.diagnostics[0]).toMatchObject({ line: 0, code: 'body-truncated' });
   });
 
-  it('honours maxBytes, cutting mid-line like the fetcher cuts the body', () => {
-    const body = 'User-agent: *\nDisallow: /abcdef\n';
+  it('drops a line that maxBytes cuts short instead of reading it as a shorter rule', () => {
+    // spec: 000_edb3e93efc9314fd.txt, "File size matters" (unprocessed rules count as allowed)
+    const body = 'User-agent: *\nDisallow: /x\nDisallow: /abcdef\n';
     const robots = parseRobotsTxt(body, { maxBytes: body.indexOf('cdef') });
-    expect(robots.isAllowed('/abxyz', 'FooBot')).toBe(false);
+    expect(robots.isAllowed('/abxyz', 'FooBot')).toBe(true);
+    expect(robots.isAllowed('/x', 'FooBot')).toBe(false);
     expect(robots.bytesIgnored).toBe(5);
+    expect(robots.diagnostics[0]?.message).toMatch(/dropped/);
+  });
+
+  it('keeps a last line that ends exactly at maxBytes', () => {
+    const body = 'User-agent: *\nDisallow: /abc\nDisallow: /d\n';
+    for (const input of [body, new TextEncoder().encode(body)]) {
+      const robots = parseRobotsTxt(input, { maxBytes: body.indexOf('\nDisallow: /d') });
+      expect(robots.isAllowed('/abc', 'FooBot')).toBe(false);
+      expect(robots.isAllowed('/d', 'FooBot')).toBe(true);
+    }
   });
 
   it('counts the limit in UTF-8 bytes for string input', () => {

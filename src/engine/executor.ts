@@ -1,10 +1,9 @@
 /**
  * The reference executor: runs the bytecode (src/compile/bytecode.ts) in plain TypeScript.
  *
- * It is written to be obviously right rather than fast: matching keeps the set of path positions that the
- * pattern read so far can end at, the way Google's reference matcher does, so it shares no algorithm with
- * the WebAssembly matcher it checks (which searches for the pieces between wildcards). It is also the
- * fallback where WebAssembly cannot run.
+ * It is written to be obviously right rather than fast, on plain arrays, and is the fallback where
+ * WebAssembly cannot run. The differential test holds the WebAssembly matcher to it, and holds both to a
+ * regular-expression oracle built from the definition of a pattern.
  */
 import {
   HEADER_SIZE,
@@ -53,19 +52,51 @@ function isRobotsTxt(path: Uint8Array): boolean {
   return ROBOTS_TXT.every((byte, i) => path[i] === byte);
 }
 
-/** Anchored at the start; `*` matches any run of bytes; `anchored` pins the end. */
+/**
+ * Anchored at the start; `*` matches any run of bytes; `anchored` pins the end.
+ *
+ * Google's reference tracks every path position the pattern read so far can end at. After a `*` that set
+ * is "every position from its smallest on", so only the earliest end of the piece before the next `*`
+ * matters: each piece is searched leftmost from where the previous one ended. That keeps the cost at
+ * O(|path| × |pattern|) even for `/a*a*a*…b` against a long path, where the set-based form is quadratic in
+ * the number of pieces too.
+ */
 function matches(path: Uint8Array, pattern: Uint8Array, anchored: boolean): boolean {
-  // Positions in `path` where a match of the pattern read so far can end, ascending.
-  let positions = [0];
-  for (const byte of pattern) {
-    if (byte === STAR) {
-      const first = positions[0] as number;
-      positions = [];
-      for (let p = first; p <= path.length; p++) positions.push(p);
-    } else {
-      positions = positions.filter((p) => path[p] === byte).map((p) => p + 1);
-      if (positions.length === 0) return false;
+  const pieces = splitAt(pattern, STAR);
+  const first = pieces[0] as Uint8Array;
+  if (!occursAt(path, first, 0)) return false;
+  if (pieces.length === 1) return !anchored || path.length === first.length;
+  let position = first.length;
+  for (let i = 1; i < pieces.length - 1; i++) {
+    const piece = pieces[i] as Uint8Array;
+    const found = indexOfBytes(path, piece, position);
+    if (found < 0) return false;
+    position = found + piece.length;
+  }
+  const last = pieces[pieces.length - 1] as Uint8Array;
+  if (anchored) return path.length - last.length >= position && occursAt(path, last, path.length - last.length);
+  return indexOfBytes(path, last, position) >= 0;
+}
+
+function splitAt(bytes: Uint8Array, separator: number): Uint8Array[] {
+  const pieces: Uint8Array[] = [];
+  let start = 0;
+  for (let i = 0; i <= bytes.length; i++) {
+    if (i === bytes.length || bytes[i] === separator) {
+      pieces.push(bytes.subarray(start, i));
+      start = i + 1;
     }
   }
-  return anchored ? positions[positions.length - 1] === path.length : true;
+  return pieces;
+}
+
+function occursAt(haystack: Uint8Array, needle: Uint8Array, at: number): boolean {
+  if (at + needle.length > haystack.length) return false;
+  for (let i = 0; i < needle.length; i++) if (haystack[at + i] !== needle[i]) return false;
+  return true;
+}
+
+function indexOfBytes(haystack: Uint8Array, needle: Uint8Array, from: number): number {
+  for (let at = from; at + needle.length <= haystack.length; at++) if (occursAt(haystack, needle, at)) return at;
+  return -1;
 }

@@ -138,16 +138,20 @@ class GroupBuilder implements RecordHandler {
 
 /**
  * Parses `body`, the part of a file that fits the byte limit; `bytesIgnored` bytes past `maxBytes` were
- * left out (and are reported).
+ * left out (and are reported). When the limit cut a line short, that line is dropped rather than read as a
+ * shorter rule: `Disallow: /private` cut to `Disallow: /` would block the whole site, where unread rules
+ * should count as allowed (spec 000, "File size matters").
  */
-export function parseRobotsBody(body: Uint8Array, bytesIgnored: number, maxBytes: number): ParsedRobots {
+export function parseRobotsBody(body: Uint8Array, bytesIgnored: number, maxBytes: number, endsMidLine: boolean): ParsedRobots {
   const builder = new GroupBuilder();
-  readRecords(body, builder);
+  const complete = endsMidLine ? body.subarray(0, lastLineEnd(body) + 1) : body;
+  readRecords(complete, builder);
   if (bytesIgnored > 0) {
+    const partial = endsMidLine ? `; the line it cut (${body.length - complete.length} bytes) was dropped` : '';
     builder.diagnostics.unshift({
       line: 0,
       code: 'body-truncated',
-      message: `only the first ${maxBytes} bytes were parsed; ${bytesIgnored} more bytes were ignored`,
+      message: `only the first ${maxBytes} bytes were read${partial}; ${bytesIgnored} more bytes were ignored`,
     });
   }
   return {
@@ -159,4 +163,9 @@ export function parseRobotsBody(body: Uint8Array, bytesIgnored: number, maxBytes
     bytesParsed: body.length,
     bytesIgnored,
   };
+}
+
+/** Position of the last CR or LF in `body`, or -1. */
+function lastLineEnd(body: Uint8Array): number {
+  return Math.max(body.lastIndexOf(0x0a), body.lastIndexOf(0x0d));
 }

@@ -55,7 +55,7 @@ export interface ParsedRobots {
   readonly host: string | undefined;
   readonly cleanParams: CleanParam[];
   readonly diagnostics: Diagnostic[];
-  /** Bytes of the body that were read (at most maxBytes). */
+  /** Bytes of the body that were read (at most maxBytes; a line the limit cut short is read, then dropped). */
   readonly bytesParsed: number;
   /** Bytes past maxBytes that were ignored. */
   readonly bytesIgnored: number;
