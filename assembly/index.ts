@@ -10,9 +10,15 @@
 // Header offsets (bytes from the start of a ruleset).
 const HEADER_FLAGS: usize = 4;
 const HEADER_RULE_COUNT: usize = 8;
-const HEADER_SIZE: usize = 16;
+const HEADER_PREFIX_COUNT: usize = 16;
+const HEADER_PREFIX_INDEX: usize = 20;
+const HEADER_PATTERN_RULE_COUNT: usize = 24;
+const HEADER_PATTERN_LIST: usize = 28;
+const HEADER_SIZE: usize = 32;
 // One rule table entry: u32 pattern offset, u32 pattern length, u32 rule flags.
 const RULE_ENTRY_SIZE: usize = 12;
+// One prefix index entry: u32 rule index, i32 parent entry, u32 best rule index along the chain.
+const PREFIX_ENTRY_SIZE: usize = 12;
 
 const RULESET_NORMALIZE_URL: u32 = 1;
 const RULESET_ROBOTS_TXT_ALLOWED: u32 = 2;
@@ -46,35 +52,29 @@ export function decide(ruleset: usize, input: usize, length: usize, scratch: usi
   const flags = load<u32>(ruleset + HEADER_FLAGS);
 
   // Locate path, params and query, the way Google's GetPathParamsQuery does.
-  let searchStart: usize = 0;
-  if (length >= 2 && load<u8>(input) == SLASH && load<u8>(input + 1) == SLASH) searchStart = 2;
-  const earlyPath = findPathStart(input, searchStart, length);
-  let protocolEnd = findSchemeSeparator(input, searchStart, length);
-  if (earlyPath < protocolEnd) protocolEnd = length;
-  protocolEnd = protocolEnd >= length ? searchStart : protocolEnd + 3;
-
-  let pathStart = findPathStart(input, protocolEnd, length);
-  let pathEnd: usize = length;
-  let prependSlash = false;
-  if (pathStart >= length) {
-    pathStart = 0;
-    pathEnd = 0;
-    prependSlash = true;
+  const searchStart: usize = length >= 2 && load<u16>(input) == 0x2f2f ? 2 : 0;
+  firstHash = length;
+  let pathStart = scanToPathStart(input, searchStart, length);
+  // A scheme counts only when its "://" is where the first '/' is; any later one is inside the path.
+  if (pathStart >= 1 && pathStart + 1 < length && load<u8>(input + pathStart - 1) == COLON &&
+      load<u8>(input + pathStart + 1) == SLASH && load<u8>(input + pathStart) == SLASH) {
+    pathStart = scanToPathStart(input, pathStart + 2, length);
+  }
+  let pathEnd: usize = 0;
+  let prependSlash = true;
+  let needsNormalizing = false;
+  if (pathStart < length && firstHash > pathStart) {
+    scanPath(input, pathStart, length);
+    pathEnd = firstHash;
+    needsNormalizing = escapedOrHighBytes;
+    prependSlash = load<u8>(input + pathStart) != SLASH;
   } else {
-    const hash = findByte(input, searchStart, length, HASH);
-    if (hash < pathStart) {
-      pathStart = 0;
-      pathEnd = 0;
-      prependSlash = true;
-    } else {
-      pathEnd = hash;
-      prependSlash = load<u8>(input + pathStart) != SLASH;
-    }
+    pathStart = 0;
   }
 
   let path = input + pathStart;
   let pathLength = pathEnd - pathStart;
-  const normalize = (flags & RULESET_NORMALIZE_URL) != 0 && needsNormalizing(path, pathLength);
+  const normalize = (flags & RULESET_NORMALIZE_URL) != 0 && needsNormalizing;
   if (prependSlash || normalize) {
     let out = scratch;
     if (prependSlash) {
@@ -90,26 +90,79 @@ export function decide(ruleset: usize, input: usize, length: usize, scratch: usi
     return ROBOTS_TXT_IMPLICIT_ALLOW;
   }
 
-  const ruleCount = load<u32>(ruleset + HEADER_RULE_COUNT);
-  let entry = ruleset + HEADER_SIZE;
-  for (let index: u32 = 0; index < ruleCount; index++) {
-    const patternOffset = load<u32>(entry);
-    const patternLength = load<u32>(entry, 4);
-    const ruleFlags = load<u32>(entry, 8);
-    const pattern = ruleset + patternOffset;
-    const anchored = (ruleFlags & RULE_END_ANCHORED) != 0;
-    let matched: bool;
-    if ((ruleFlags & RULE_HAS_WILDCARD) == 0) {
-      matched = anchored
-        ? pathLength == patternLength && bytesEqual(path, pattern, patternLength)
-        : pathLength >= patternLength && bytesEqual(path, pattern, patternLength);
+  // The longest plain prefix decides unless a pattern rule of higher priority (lower index) matches.
+  const best = longestPrefixRule(ruleset, path, pathLength);
+  const limit: u32 = best < 0 ? load<u32>(ruleset + HEADER_RULE_COUNT) : <u32>best;
+  const patternRuleCount = load<u32>(ruleset + HEADER_PATTERN_RULE_COUNT);
+  const patternList = ruleset + load<u32>(ruleset + HEADER_PATTERN_LIST);
+  for (let i: u32 = 0; i < patternRuleCount; i++) {
+    const index = load<u32>(patternList + (<usize>i << 2));
+    if (index >= limit) break;
+    if (matchesPatternRule(ruleset, index, path, pathLength)) return <i32>index;
+  }
+  return best;
+}
+
+/**
+ * The best rule among the plain prefixes of the path, or NO_MATCH: binary search for the last pattern
+ * that sorts before the path, then parent links up to the first that is a prefix of it.
+ */
+function longestPrefixRule(ruleset: usize, path: usize, pathLength: usize): i32 {
+  const count = load<u32>(ruleset + HEADER_PREFIX_COUNT);
+  const index = ruleset + load<u32>(ruleset + HEADER_PREFIX_INDEX);
+  // Find how many entries sort at or before the path.
+  let low: u32 = 0;
+  let high = count;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (comparePatternToPath(ruleset, load<u32>(index + <usize>middle * PREFIX_ENTRY_SIZE), path, pathLength) <= 0) {
+      low = middle + 1;
     } else {
-      matched = matchWildcard(path, pathLength, pattern, patternLength, anchored);
+      high = middle;
     }
-    if (matched) return <i32>index;
-    entry += RULE_ENTRY_SIZE;
+  }
+  let entry = <i32>low - 1;
+  while (entry >= 0) {
+    const ruleIndex = load<u32>(index + <usize>entry * PREFIX_ENTRY_SIZE);
+    const rule = ruleset + HEADER_SIZE + <usize>ruleIndex * RULE_ENTRY_SIZE;
+    const patternLength = <usize>load<u32>(rule, 4);
+    if (patternLength <= pathLength && bytesEqual(path, ruleset + load<u32>(rule), patternLength)) {
+      return <i32>load<u32>(index + <usize>entry * PREFIX_ENTRY_SIZE, 8);
+    }
+    entry = load<i32>(index + <usize>entry * PREFIX_ENTRY_SIZE, 4);
   }
   return NO_MATCH;
+}
+
+/** Lexicographic order of the rule's pattern against the path: < 0, 0 or > 0. */
+function comparePatternToPath(ruleset: usize, ruleIndex: u32, path: usize, pathLength: usize): i32 {
+  const rule = ruleset + HEADER_SIZE + <usize>ruleIndex * RULE_ENTRY_SIZE;
+  const pattern = ruleset + load<u32>(rule);
+  const patternLength = <usize>load<u32>(rule, 4);
+  const length = patternLength < pathLength ? patternLength : pathLength;
+  for (let i: usize = 0; i < length; i++) {
+    const difference = <i32>load<u8>(pattern + i) - <i32>load<u8>(path + i);
+    if (difference != 0) return difference;
+  }
+  return <i32>patternLength - <i32>pathLength;
+}
+
+function matchesPatternRule(ruleset: usize, index: u32, path: usize, pathLength: usize): bool {
+  const rule = ruleset + HEADER_SIZE + <usize>index * RULE_ENTRY_SIZE;
+  const pattern = ruleset + load<u32>(rule);
+  const patternLength = <usize>load<u32>(rule, 4);
+  const ruleFlags = load<u32>(rule, 8);
+  const anchored = (ruleFlags & RULE_END_ANCHORED) != 0;
+  if ((ruleFlags & RULE_HAS_WILDCARD) == 0) {
+    // An end-anchored plain pattern: the whole path.
+    return pathLength == patternLength && bytesEqual(path, pattern, patternLength);
+  }
+  return matchWildcard(path, pathLength, pattern, patternLength, anchored);
+}
+
+/** decide(), reduced to the verdict: 1 allowed, 0 disallowed. */
+export function isAllowed(ruleset: usize, input: usize, length: usize, scratch: usize): bool {
+  return verdictOf(ruleset, decide(ruleset, input, length, scratch));
 }
 
 /**
@@ -192,19 +245,72 @@ function findByte(base: usize, from: usize, end: usize, byte: u8): usize {
   return end;
 }
 
-function findPathStart(base: usize, from: usize, end: usize): usize {
-  for (let i = from; i < end; i++) {
-    const c = load<u8>(base + i);
-    if (c == SLASH || c == QUESTION || c == SEMICOLON) return i;
+// What the scans below found; globals, since returning two values would allocate.
+let firstHash: usize = 0;
+let escapedOrHighBytes = false;
+
+/**
+ * The first '/', '?' or ';' from `from` on (or `end`), noting the first '#' before it in firstHash;
+ * 16 bytes at a time, like scanPath.
+ */
+function scanToPathStart(base: usize, from: usize, end: usize): usize {
+  const slashes = i8x16.splat(<i8>SLASH);
+  const questions = i8x16.splat(<i8>QUESTION);
+  const semicolons = i8x16.splat(<i8>SEMICOLON);
+  const hashes = i8x16.splat(<i8>HASH);
+  for (let i = from; i < end; i += 16) {
+    const block = v128.load(base + i);
+    let startMask = i8x16.bitmask(
+      v128.or(v128.or(i8x16.eq(block, slashes), i8x16.eq(block, questions)), i8x16.eq(block, semicolons)),
+    );
+    let hashMask = i8x16.bitmask(i8x16.eq(block, hashes));
+    const remaining = end - i;
+    if (remaining < 16) {
+      const valid = (1 << <i32>remaining) - 1;
+      startMask &= valid;
+      hashMask &= valid;
+    }
+    if (startMask != 0) {
+      const at = ctz(startMask);
+      hashMask &= (1 << at) - 1;
+      if (hashMask != 0 && firstHash == end) firstHash = i + <usize>ctz(hashMask);
+      return i + <usize>at;
+    }
+    if (hashMask != 0 && firstHash == end) firstHash = i + <usize>ctz(hashMask);
   }
   return end;
 }
 
-function findSchemeSeparator(base: usize, from: usize, end: usize): usize {
-  for (let i = from; i + 3 <= end; i++) {
-    if (load<u8>(base + i) == COLON && load<u8>(base + i + 1) == SLASH && load<u8>(base + i + 2) == SLASH) return i;
+/**
+ * Scans the path from `from`, 16 bytes at a time: firstHash becomes the fragment's '#' (or `end`), and
+ * escapedOrHighBytes whether a '%' or a byte ≥ 0x80 stands before it. Reads up to 15 bytes past `end`,
+ * which the host keeps in its buffers.
+ */
+function scanPath(base: usize, from: usize, end: usize): void {
+  const hashes = i8x16.splat(<i8>HASH);
+  const percents = i8x16.splat(<i8>PERCENT);
+  let special: i32 = 0;
+  for (let i = from; i < end; i += 16) {
+    const block = v128.load(base + i);
+    let hashMask = i8x16.bitmask(i8x16.eq(block, hashes));
+    // The high bit of each lane: a '%' (0xFF after the compare) or a byte ≥ 0x80.
+    let specialMask = i8x16.bitmask(v128.or(i8x16.eq(block, percents), block));
+    const remaining = end - i;
+    if (remaining < 16) {
+      const valid = (1 << <i32>remaining) - 1;
+      hashMask &= valid;
+      specialMask &= valid;
+    }
+    if (hashMask != 0) {
+      const at = ctz(hashMask);
+      firstHash = i + <usize>at;
+      escapedOrHighBytes = (special | (specialMask & ((1 << at) - 1))) != 0;
+      return;
+    }
+    special |= specialMask;
   }
-  return end;
+  firstHash = end;
+  escapedOrHighBytes = special != 0;
 }
 
 function isRobotsTxtPath(path: usize, length: usize): bool {
@@ -218,14 +324,6 @@ function isRobotsTxtPath(path: usize, length: usize): bool {
 
 // Percent-normalization (RFC 3986 §6.2.2 as RFC 9309 §2.2.2 asks): octets ≥ 0x80 become %XX, the hex of
 // an escape is upper-cased, and an escaped unreserved character is decoded.
-function needsNormalizing(path: usize, length: usize): bool {
-  for (let i: usize = 0; i < length; i++) {
-    const c = load<u8>(path + i);
-    if (c == PERCENT || c >= 0x80) return true;
-  }
-  return false;
-}
-
 function normalizeInto(source: usize, length: usize, out: usize): usize {
   let i: usize = 0;
   while (i < length) {

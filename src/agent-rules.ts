@@ -95,8 +95,7 @@ export class AgentRules {
    */
   isAllowed(url: string): boolean {
     checkUrl(url);
-    const index = this.live().decide(url);
-    return index < 0 || (this.compiled[index] as CompiledRule).allow;
+    return this.live().isAllowed(url);
   }
 
   /**

@@ -2,19 +2,31 @@
  * The bytecode: one agent's rules, compiled into one position-independent block of bytes that both
  * matchers read (assembly/index.ts in WebAssembly, src/engine/executor.ts in TypeScript).
  *
- * Layout (little-endian; offsets are bytes from the start of the block):
+ * Layout (little-endian; offsets are bytes from the start of the block; tables are 4-byte aligned):
  *
  * ```text
- *  0  u32  magic        0x31425452 ("RTB1"), the format version
+ *  0  u32  magic        0x32425452 ("RTB2"), the format version
  *  4  u32  flags        bit 0 NORMALIZE_URL: percent-normalize the URL's path before matching (rfc9309)
  *                       bit 1 ROBOTS_TXT_ALLOWED: "/robots.txt" is always allowed (rfc9309)
  *  8  u32  ruleCount
  * 12  u32  byteLength   of the whole block
- * 16  rule table, ruleCount entries of 12 bytes, in priority order (the first match decides):
+ * 16  u32  prefixCount          entries in the prefix index
+ * 20  u32  prefixIndexOffset
+ * 24  u32  patternRuleCount     entries in the pattern list
+ * 28  u32  patternListOffset
+ * 32  rule table, ruleCount entries of 12 bytes, in priority order (the first match decides):
  *       +0 u32 patternOffset   where the pattern's bytes start
  *       +4 u32 patternLength   without the trailing `$` of an end-anchored pattern
  *       +8 u32 ruleFlags       bit 0 ALLOW (else disallow), bit 1 END_ANCHORED, bit 2 HAS_WILDCARD
- *  …  pattern bytes, each pattern stored once, 1-byte aligned
+ *  …  prefix index, prefixCount entries of 12 bytes: the plain prefixes (no `*`, no final `$`), one per
+ *     distinct pattern, sorted by their bytes:
+ *       +0 u32 ruleIndex   the highest-priority rule with this pattern
+ *       +4 i32 parent      the entry of the longest other pattern that is a prefix of this one, or -1
+ *       +8 u32 bestIndex   the highest-priority rule of this entry and all its ancestors (a path that
+ *                          starts with this pattern starts with theirs too; `/a*` is stored as the
+ *                          plain `/a` yet outranks a plain `/ab`, so the longest is not always the best)
+ *  …  pattern list, patternRuleCount u32 rule indices, ascending: every rule with `*` or a final `$`
+ *  …  pattern bytes, 1-byte aligned
  * ```
  *
  * Patterns are stored already normalized, with runs of `*` folded into one; a `*` in a stored pattern is
@@ -22,11 +34,17 @@
  * end, where it is recorded as END_ANCHORED instead. Trailing wildcards are dropped, since every pattern
  * is a prefix match anyway. The order of the table is the priority: longer original pattern first, allow
  * before disallow on equal length, earlier line first.
+ *
+ * The table alone decides (the TypeScript executor reads only it). The prefix index and the pattern list
+ * let the WebAssembly matcher skip most rules: the longest plain prefix of a path is found by binary
+ * search plus parent links (every pattern between a prefix of the path and the path itself in sorted
+ * order starts with that prefix), and only the pattern rules of higher priority are tried after it.
  */
 
-export const BYTECODE_MAGIC = 0x31425452;
-export const HEADER_SIZE = 16;
+export const BYTECODE_MAGIC = 0x32425452;
+export const HEADER_SIZE = 32;
 export const RULE_ENTRY_SIZE = 12;
+export const PREFIX_ENTRY_SIZE = 12;
 
 export const RULESET_NORMALIZE_URL = 1;
 export const RULESET_ROBOTS_TXT_ALLOWED = 2;
@@ -53,18 +71,70 @@ export interface BytecodeOptions {
   readonly robotsTxtAllowed: boolean;
 }
 
+function compareBytes(a: Uint8Array, b: Uint8Array): number {
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) {
+    const difference = (a[i] as number) - (b[i] as number);
+    if (difference !== 0) return difference;
+  }
+  return a.length - b.length;
+}
+
+function isPrefixOf(prefix: Uint8Array, bytes: Uint8Array): boolean {
+  return prefix.length <= bytes.length && prefix.every((byte, i) => bytes[i] === byte);
+}
+
+interface PrefixEntry {
+  readonly ruleIndex: number;
+  readonly parent: number;
+  readonly bestIndex: number;
+}
+
+/** The plain prefixes, one per distinct pattern (its first rule wins), sorted, with parent links. */
+function prefixIndex(stored: readonly StoredPattern[]): PrefixEntry[] {
+  const plain = stored
+    .map((rule, ruleIndex) => ({ rule, ruleIndex }))
+    .filter(({ rule }) => (rule.flags & (RULE_END_ANCHORED | RULE_HAS_WILDCARD)) === 0)
+    .sort((a, b) => compareBytes(a.rule.bytes, b.rule.bytes) || a.ruleIndex - b.ruleIndex);
+  const entries: PrefixEntry[] = [];
+  const patterns: Uint8Array[] = [];
+  // The chain of entries that are prefixes of the one being added, longest last.
+  const ancestors: number[] = [];
+  for (const { rule, ruleIndex } of plain) {
+    const previous = patterns[patterns.length - 1];
+    if (previous !== undefined && compareBytes(previous, rule.bytes) === 0) continue;
+    while (ancestors.length > 0 && !isPrefixOf(patterns[ancestors[ancestors.length - 1] as number] as Uint8Array, rule.bytes)) {
+      ancestors.pop();
+    }
+    const parent = ancestors[ancestors.length - 1] ?? -1;
+    const inherited = entries[parent]?.bestIndex ?? ruleIndex;
+    entries.push({ ruleIndex, parent, bestIndex: Math.min(ruleIndex, inherited) });
+    patterns.push(rule.bytes);
+    ancestors.push(entries.length - 1);
+  }
+  return entries;
+}
+
 /** Writes rules (in priority order) into a bytecode block. */
 export function writeBytecode(rules: readonly BytecodeRule[], options: BytecodeOptions): Uint8Array {
   const stored = rules.map(storedForm);
-  const tableEnd = HEADER_SIZE + rules.length * RULE_ENTRY_SIZE;
-  const byteLength = stored.reduce((total, rule) => total + rule.bytes.length, tableEnd);
+  const prefixes = prefixIndex(stored);
+  const patternRules = stored.flatMap((rule, index) => ((rule.flags & (RULE_END_ANCHORED | RULE_HAS_WILDCARD)) !== 0 ? [index] : []));
+  const prefixIndexOffset = HEADER_SIZE + rules.length * RULE_ENTRY_SIZE;
+  const patternListOffset = prefixIndexOffset + prefixes.length * PREFIX_ENTRY_SIZE;
+  const patternsOffset = patternListOffset + patternRules.length * 4;
+  const byteLength = stored.reduce((total, rule) => total + rule.bytes.length, patternsOffset);
   const block = new Uint8Array(byteLength);
   const view = new DataView(block.buffer);
   view.setUint32(0, BYTECODE_MAGIC, true);
   view.setUint32(4, (options.normalizeUrl ? RULESET_NORMALIZE_URL : 0) | (options.robotsTxtAllowed ? RULESET_ROBOTS_TXT_ALLOWED : 0), true);
   view.setUint32(8, rules.length, true);
   view.setUint32(12, byteLength, true);
-  let patternOffset = tableEnd;
+  view.setUint32(16, prefixes.length, true);
+  view.setUint32(20, prefixIndexOffset, true);
+  view.setUint32(24, patternRules.length, true);
+  view.setUint32(28, patternListOffset, true);
+  let patternOffset = patternsOffset;
   stored.forEach((rule, index) => {
     const entry = HEADER_SIZE + index * RULE_ENTRY_SIZE;
     view.setUint32(entry, patternOffset, true);
@@ -73,6 +143,13 @@ export function writeBytecode(rules: readonly BytecodeRule[], options: BytecodeO
     block.set(rule.bytes, patternOffset);
     patternOffset += rule.bytes.length;
   });
+  prefixes.forEach((prefix, i) => {
+    const entry = prefixIndexOffset + i * PREFIX_ENTRY_SIZE;
+    view.setUint32(entry, prefix.ruleIndex, true);
+    view.setInt32(entry + 4, prefix.parent, true);
+    view.setUint32(entry + 8, prefix.bestIndex, true);
+  });
+  patternRules.forEach((ruleIndex, i) => view.setUint32(patternListOffset + i * 4, ruleIndex, true));
   return block;
 }
 

@@ -5,6 +5,8 @@ export type BackendKind = 'wasm' | 'typescript';
 export interface LoadedRuleset {
   /** The index of the deciding rule, NO_MATCH or ROBOTS_TXT_IMPLICIT_ALLOW (src/compile/bytecode.ts). */
   decide(url: string): number;
+  /** decide() reduced to the verdict: the hot path. */
+  isAllowed(url: string): boolean;
   /** Writes the verdict for urls[i] into out[i]: 1 allowed, 0 disallowed. */
   decideMany(urls: readonly string[], out: Uint8Array): void;
   /** Bytes this ruleset holds in the matcher's memory. */

@@ -10,6 +10,7 @@ export const typescriptBackend: MatcherBackend = {
     return {
       byteLength: bytecode.byteLength,
       decide: (url) => executeBytecode(bytecode, utf8.encode(url)),
+      isAllowed: (url) => isAllowRule(bytecode, executeBytecode(bytecode, utf8.encode(url))),
       decideMany(urls, out) {
         urls.forEach((url, i) => {
           out[i] = isAllowRule(bytecode, executeBytecode(bytecode, utf8.encode(url))) ? 1 : 0;

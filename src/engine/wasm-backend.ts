@@ -12,10 +12,13 @@ interface MatcherExports {
   readonly memory: WebAssembly.Memory;
   heapBase(): number;
   decide(ruleset: number, input: number, length: number, scratch: number): number;
+  isAllowed(ruleset: number, input: number, length: number, scratch: number): number;
   decideMany(ruleset: number, input: number, table: number, count: number, scratch: number, out: number): void;
 }
 
 const INITIAL_INPUT_BYTES = 64 * 1024;
+/** Bytes past the end of the input that the matcher's 16-byte scans may read. */
+const VECTOR_SLACK = 16;
 /** URLs per crossing of the batch entry. */
 const BATCH_URLS = 4096;
 
@@ -24,6 +27,7 @@ function isMatcherExports(exports: WebAssembly.Exports): exports is WebAssembly.
     exports.memory instanceof WebAssembly.Memory &&
     typeof exports.heapBase === 'function' &&
     typeof exports.decide === 'function' &&
+    typeof exports.isAllowed === 'function' &&
     typeof exports.decideMany === 'function'
   );
 }
@@ -69,6 +73,7 @@ export class WasmBackend implements MatcherBackend {
     return {
       byteLength,
       decide: (url) => this.decide(pointer, url),
+      isAllowed: (url) => this.isAllowed(pointer, url),
       decideMany: (urls, out) => this.decideMany(pointer, urls, out),
       free: () => {
         if (pointer !== 0) this.allocator.release(pointer);
@@ -82,6 +87,13 @@ export class WasmBackend implements MatcherBackend {
     if (url.length * 3 > this.inputCapacity) this.reserveInput(url.length * 3);
     const length = this.writeUrl(url, this.inputPointer);
     return this.exports.decide(ruleset, this.inputPointer, length, this.scratchPointer);
+  }
+
+  private isAllowed(ruleset: number, url: string): boolean {
+    if (ruleset === 0) throw new Error('this ruleset was disposed; compile it again with forAgent()');
+    if (url.length * 3 > this.inputCapacity) this.reserveInput(url.length * 3);
+    const length = this.writeUrl(url, this.inputPointer);
+    return this.exports.isAllowed(ruleset, this.inputPointer, length, this.scratchPointer) === 1;
   }
 
   private decideMany(ruleset: number, urls: readonly string[], out: Uint8Array): void {
@@ -123,14 +135,17 @@ export class WasmBackend implements MatcherBackend {
     return length;
   }
 
-  /** Makes the input region hold at least `bytes`; the scratch region holds 3 × that, plus a slash. */
+  /**
+   * Makes the input region hold at least `bytes`, plus the 16 bytes the matcher's vector scan may read
+   * past a URL's end; the scratch region holds 3 × that, plus a slash.
+   */
   private reserveInput(bytes: number): void {
     if (this.inputPointer !== 0) {
       this.allocator.release(this.inputPointer);
       this.allocator.release(this.scratchPointer);
     }
     this.inputCapacity = Math.max(bytes, this.inputCapacity * 2, INITIAL_INPUT_BYTES);
-    this.inputPointer = this.allocator.allocate(this.inputCapacity);
+    this.inputPointer = this.allocator.allocate(this.inputCapacity + VECTOR_SLACK);
     this.scratchPointer = this.allocator.allocate(this.inputCapacity * 3 + 16);
   }
 }
