@@ -15,8 +15,8 @@ const HEADER_PREFIX_INDEX: usize = 20;
 const HEADER_PATTERN_RULE_COUNT: usize = 24;
 const HEADER_PATTERN_LIST: usize = 28;
 const HEADER_SIZE: usize = 32;
-// One rule table entry: u32 pattern offset, u32 pattern length, u32 rule flags.
-const RULE_ENTRY_SIZE: usize = 12;
+// One rule table entry: u32 pattern offset, u16 pattern length, u16 rule flags.
+const RULE_ENTRY_SIZE: usize = 8;
 // One prefix index entry: u32 rule index, i32 parent entry, u32 best rule index along the chain.
 const PREFIX_ENTRY_SIZE: usize = 12;
 
@@ -125,7 +125,7 @@ function longestPrefixRule(ruleset: usize, path: usize, pathLength: usize): i32 
   while (entry >= 0) {
     const ruleIndex = load<u32>(index + <usize>entry * PREFIX_ENTRY_SIZE);
     const rule = ruleset + HEADER_SIZE + <usize>ruleIndex * RULE_ENTRY_SIZE;
-    const patternLength = <usize>load<u32>(rule, 4);
+    const patternLength = <usize>load<u16>(rule, 4);
     if (patternLength <= pathLength && bytesEqual(path, ruleset + load<u32>(rule), patternLength)) {
       return <i32>load<u32>(index + <usize>entry * PREFIX_ENTRY_SIZE, 8);
     }
@@ -138,7 +138,7 @@ function longestPrefixRule(ruleset: usize, path: usize, pathLength: usize): i32 
 function comparePatternToPath(ruleset: usize, ruleIndex: u32, path: usize, pathLength: usize): i32 {
   const rule = ruleset + HEADER_SIZE + <usize>ruleIndex * RULE_ENTRY_SIZE;
   const pattern = ruleset + load<u32>(rule);
-  const patternLength = <usize>load<u32>(rule, 4);
+  const patternLength = <usize>load<u16>(rule, 4);
   const length = patternLength < pathLength ? patternLength : pathLength;
   for (let i: usize = 0; i < length; i++) {
     const difference = <i32>load<u8>(pattern + i) - <i32>load<u8>(path + i);
@@ -150,8 +150,8 @@ function comparePatternToPath(ruleset: usize, ruleIndex: u32, path: usize, pathL
 function matchesPatternRule(ruleset: usize, index: u32, path: usize, pathLength: usize): bool {
   const rule = ruleset + HEADER_SIZE + <usize>index * RULE_ENTRY_SIZE;
   const pattern = ruleset + load<u32>(rule);
-  const patternLength = <usize>load<u32>(rule, 4);
-  const ruleFlags = load<u32>(rule, 8);
+  const patternLength = <usize>load<u16>(rule, 4);
+  const ruleFlags = <u32>load<u16>(rule, 6);
   const anchored = (ruleFlags & RULE_END_ANCHORED) != 0;
   if ((ruleFlags & RULE_HAS_WILDCARD) == 0) {
     // An end-anchored plain pattern: the whole path.
@@ -182,7 +182,7 @@ export function decideMany(ruleset: usize, input: usize, table: usize, count: us
 /** The verdict for a result of decide(): allowed unless a disallow rule decided. */
 export function verdictOf(ruleset: usize, index: i32): bool {
   if (index < 0) return true;
-  const ruleFlags = load<u32>(ruleset + HEADER_SIZE + <usize>index * RULE_ENTRY_SIZE, 8);
+  const ruleFlags = <u32>load<u16>(ruleset + HEADER_SIZE + <usize>index * RULE_ENTRY_SIZE, 6);
   return (ruleFlags & 1) != 0;
 }
 

@@ -3,6 +3,7 @@ import { writeBytecode } from './compile/bytecode.js';
 import { compileRules, type CompiledRule } from './compile/rules.js';
 import type { LoadedRuleset, MatcherBackend } from './engine/backend.js';
 import type { RequestRate, VisitTime } from './parse/group-directives.js';
+import type { Group } from './parse/model.js';
 import type { Selection } from './parse/select.js';
 import type { Profile } from './profile.js';
 
@@ -35,8 +36,12 @@ const unreleased = new FinalizationRegistry<LoadedRuleset>((ruleset) => ruleset.
 
 const utf8 = new TextDecoder('utf-8');
 
-function describeRule(rule: CompiledRule): { kind: 'allow' | 'disallow'; pattern: string } {
-  return { kind: rule.allow ? 'allow' : 'disallow', pattern: utf8.decode(rule.written) };
+// What AgentRules keeps of each compiled rule, packed in one number to stay small: line << 2 | bits.
+const ALLOW_BIT = 1;
+const DERIVED_BIT = 2;
+
+function packRule(rule: CompiledRule): number {
+  return rule.line * 4 + (rule.derived ? DERIVED_BIT : 0) + (rule.allow ? ALLOW_BIT : 0);
 }
 
 function checkUrl(url: unknown): asserts url is string {
@@ -52,7 +57,11 @@ export class AgentRules {
   readonly requestRate: RequestRate | undefined;
   /** Visit-time (UTC) from the applicable groups, if any. */
   readonly visitTime: VisitTime | undefined;
-  private readonly compiled: CompiledRule[];
+  /** Per compiled rule, in priority order: packRule(). */
+  private readonly packed: Uint32Array;
+  /** The groups the rules came from: explain() reads the patterns as written there. */
+  private readonly groups: readonly Group[];
+  private writtenByLine: Map<number, Uint8Array> | undefined;
   private ruleset: LoadedRuleset | undefined;
 
   /** @internal Use RobotsTxt.forAgent(). */
@@ -61,9 +70,11 @@ export class AgentRules {
     this.crawlDelay = selection.groups.find((group) => group.crawlDelay !== undefined)?.crawlDelay;
     this.requestRate = selection.groups.find((group) => group.requestRate !== undefined)?.requestRate;
     this.visitTime = selection.groups.find((group) => group.visitTime !== undefined)?.visitTime;
+    this.groups = selection.groups;
     const rules = selection.groups.flatMap((group) => group.rules).sort((a, b) => a.line - b.line);
-    this.compiled = compileRules(rules, profile);
-    const bytecode = writeBytecode(this.compiled, {
+    const compiled = compileRules(rules, profile);
+    this.packed = Uint32Array.from(compiled, packRule);
+    const bytecode = writeBytecode(compiled, {
       normalizeUrl: profile.normalizeUrls,
       robotsTxtAllowed: profile.robotsTxtAlwaysAllowed,
     });
@@ -73,7 +84,7 @@ export class AgentRules {
 
   /** The compiled rules in the order they are tried (the first match decides). */
   get rules(): readonly RuleInfo[] {
-    return this.compiled.map((rule) => ({ ...describeRule(rule), line: rule.line }));
+    return Array.from(this.packed, (_, index) => this.describe(index));
   }
 
   /** Bytes the compiled rules occupy in the matcher's memory. */
@@ -106,9 +117,10 @@ export class AgentRules {
    */
   explain(url: string): Explanation {
     checkUrl(url);
-    const rule = this.compiled[this.live().decide(url)];
-    if (rule === undefined) return { allowed: true, line: 0 };
-    return { allowed: rule.allow, line: rule.line, rule: describeRule(rule) };
+    const index = this.live().decide(url);
+    if (index < 0) return { allowed: true, line: 0 };
+    const { kind, pattern, line } = this.describe(index);
+    return { allowed: kind === 'allow', line, rule: { kind, pattern } };
   }
 
   /**
@@ -140,6 +152,15 @@ export class AgentRules {
     unreleased.unregister(this);
     this.ruleset.free();
     this.ruleset = undefined;
+  }
+
+  private describe(index: number): RuleInfo {
+    const packed = this.packed[index] as number;
+    const line = packed >>> 2;
+    this.writtenByLine ??= new Map(this.groups.flatMap((group) => group.rules.map((rule) => [rule.line, rule.pattern])));
+    let pattern = utf8.decode(this.writtenByLine.get(line));
+    if (packed & DERIVED_BIT) pattern = `${pattern.slice(0, pattern.lastIndexOf('/') + 1)}$`;
+    return { kind: packed & ALLOW_BIT ? 'allow' : 'disallow', pattern, line };
   }
 
   private live(): LoadedRuleset {

@@ -14,10 +14,11 @@
  * 20  u32  prefixIndexOffset
  * 24  u32  patternRuleCount     entries in the pattern list
  * 28  u32  patternListOffset
- * 32  rule table, ruleCount entries of 12 bytes, in priority order (the first match decides):
+ * 32  rule table, ruleCount entries of 8 bytes, in priority order (the first match decides):
  *       +0 u32 patternOffset   where the pattern's bytes start
- *       +4 u32 patternLength   without the trailing `$` of an end-anchored pattern
- *       +8 u32 ruleFlags       bit 0 ALLOW (else disallow), bit 1 END_ANCHORED, bit 2 HAS_WILDCARD
+ *       +4 u16 patternLength   without the trailing `$` of an end-anchored pattern (a line holds at most
+ *                              16,663 bytes, 49,989 once percent-encoded)
+ *       +6 u16 ruleFlags       bit 0 ALLOW (else disallow), bit 1 END_ANCHORED, bit 2 HAS_WILDCARD
  *  …  prefix index, prefixCount entries of 12 bytes: the plain prefixes (no `*`, no final `$`), one per
  *     distinct pattern, sorted by their bytes:
  *       +0 u32 ruleIndex   the highest-priority rule with this pattern
@@ -43,7 +44,7 @@
 
 export const BYTECODE_MAGIC = 0x32425452;
 export const HEADER_SIZE = 32;
-export const RULE_ENTRY_SIZE = 12;
+export const RULE_ENTRY_SIZE = 8;
 export const PREFIX_ENTRY_SIZE = 12;
 
 export const RULESET_NORMALIZE_URL = 1;
@@ -138,8 +139,8 @@ export function writeBytecode(rules: readonly BytecodeRule[], options: BytecodeO
   stored.forEach((rule, index) => {
     const entry = HEADER_SIZE + index * RULE_ENTRY_SIZE;
     view.setUint32(entry, patternOffset, true);
-    view.setUint32(entry + 4, rule.bytes.length, true);
-    view.setUint32(entry + 8, rule.flags, true);
+    view.setUint16(entry + 4, rule.bytes.length, true);
+    view.setUint16(entry + 6, rule.flags, true);
     block.set(rule.bytes, patternOffset);
     patternOffset += rule.bytes.length;
   });

@@ -14,8 +14,8 @@ import { percentNormalize } from './normalize.js';
 
 export interface CompiledRule {
   readonly allow: boolean;
-  /** The pattern's bytes as the file wrote them (for the index.html rule: the derived `/dir/$`). */
-  readonly written: Uint8Array;
+  /** Derived by the index.html rule from the allow on the same line (`/dir/index.html` → `/dir/$`). */
+  readonly derived: boolean;
   /** What is matched: the normalized pattern. */
   readonly pattern: Uint8Array;
   readonly line: number;
@@ -54,10 +54,10 @@ export function compileRules(rules: readonly RuleLine[], profile: Profile): Comp
   for (const rule of rules) {
     const pattern = percentNormalize(rule.pattern, profile.normalizeUrls);
     if (!canMatchAPath(pattern)) continue;
-    compiled.push({ allow: rule.allow, written: rule.pattern, pattern, line: rule.line });
+    compiled.push({ allow: rule.allow, derived: false, pattern, line: rule.line });
     const directory = rule.allow ? directoryOfIndexPage(pattern) : undefined;
     if (directory !== undefined) {
-      compiled.push({ allow: true, written: directory, pattern: directory, line: rule.line });
+      compiled.push({ allow: true, derived: true, pattern: directory, line: rule.line });
     }
   }
   return compiled.sort(byPriority);

@@ -32,8 +32,8 @@ export function executeBytecode(block: Uint8Array, url: Uint8Array): number {
   for (let index = 0; index < ruleCount; index++) {
     const entry = HEADER_SIZE + index * RULE_ENTRY_SIZE;
     const offset = view.getUint32(entry, true);
-    const length = view.getUint32(entry + 4, true);
-    const anchored = (view.getUint32(entry + 8, true) & RULE_END_ANCHORED) !== 0;
+    const length = view.getUint16(entry + 4, true);
+    const anchored = (view.getUint16(entry + 6, true) & RULE_END_ANCHORED) !== 0;
     if (matches(path, block.subarray(offset, offset + length), anchored)) return index;
   }
   return NO_MATCH;
@@ -43,7 +43,7 @@ export function executeBytecode(block: Uint8Array, url: Uint8Array): number {
 export function isAllowRule(block: Uint8Array, index: number): boolean {
   if (index < 0) return true;
   const view = new DataView(block.buffer, block.byteOffset, block.byteLength);
-  return (view.getUint32(HEADER_SIZE + index * RULE_ENTRY_SIZE + 8, true) & 1) === 1;
+  return (view.getUint16(HEADER_SIZE + index * RULE_ENTRY_SIZE + 6, true) & 1) === 1;
 }
 
 function isRobotsTxt(path: Uint8Array): boolean {
