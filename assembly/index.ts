@@ -1,4 +1,5 @@
-// The WebAssembly matcher: decides one URL against one compiled ruleset.
+// The WebAssembly module: the matcher (here), which decides one URL against one compiled ruleset, and
+// the lexer (./lexer.ts), which turns robots.txt bytes into records.
 //
 // It knows bytes and the bytecode format, nothing else. The format is defined and documented in
 // src/compile/bytecode.ts; the constants below mirror it. The TypeScript executor in
@@ -6,6 +7,8 @@
 //
 // Nothing here allocates: the host owns linear memory above __heap_base, writes rulesets and URL bytes
 // into it, and passes pointers in.
+
+export { lex, lexResumeAt, lexLineNumber, lexFinished } from './lexer';
 
 // Header offsets (bytes from the start of a ruleset).
 const HEADER_FLAGS: usize = 4;

@@ -71,7 +71,8 @@ export class AgentRules {
     this.requestRate = selection.groups.find((group) => group.requestRate !== undefined)?.requestRate;
     this.visitTime = selection.groups.find((group) => group.visitTime !== undefined)?.visitTime;
     this.groups = selection.groups;
-    const rules = selection.groups.flatMap((group) => group.rules).sort((a, b) => a.line - b.line);
+    // Each group's rules are in line order already; several groups need merging.
+    const rules = selection.groups.length === 1 ? (selection.groups[0] as Group).rules : selection.groups.flatMap((group) => group.rules).sort((a, b) => a.line - b.line);
     const compiled = compileRules(rules, profile);
     this.packed = Uint32Array.from(compiled, packRule);
     const bytecode = writeBytecode(compiled, {

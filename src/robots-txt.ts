@@ -1,7 +1,7 @@
 /** A parsed robots.txt file: its groups, its file-wide directives, and compiled rules per agent. */
 import { AgentRules } from './agent-rules.js';
 import { limitBody } from './body.js';
-import { currentBackend } from './engine/active-backend.js';
+import { currentBackend, currentRecordReader } from './engine/active-backend.js';
 import { cleanUrl, type CleanParam } from './parse/clean-param.js';
 import { parseRobotsBody } from './parse/groups.js';
 import type { Diagnostic, Group, ParsedRobots } from './parse/model.js';
@@ -122,6 +122,6 @@ export function parseRobotsTxt(body: string | Uint8Array, options: ParseOptions 
   const profile = profileNamed(options.profile);
   const maxBytes = checkMaxBytes(options.maxBytes ?? DEFAULT_MAX_BYTES);
   const { bytes, totalBytes, endsMidLine } = limitBody(body, maxBytes);
-  const parsed = parseRobotsBody(bytes, totalBytes - bytes.length, maxBytes, endsMidLine);
+  const parsed = parseRobotsBody(bytes, totalBytes - bytes.length, maxBytes, endsMidLine, currentRecordReader());
   return new RobotsTxt(parsed, profile);
 }

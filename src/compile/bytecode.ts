@@ -82,7 +82,9 @@ function compareBytes(a: Uint8Array, b: Uint8Array): number {
 }
 
 function isPrefixOf(prefix: Uint8Array, bytes: Uint8Array): boolean {
-  return prefix.length <= bytes.length && prefix.every((byte, i) => bytes[i] === byte);
+  if (prefix.length > bytes.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (prefix[i] !== bytes[i]) return false;
+  return true;
 }
 
 interface PrefixEntry {
@@ -91,26 +93,31 @@ interface PrefixEntry {
   readonly bestIndex: number;
 }
 
+function isPlain(rule: StoredPattern): boolean {
+  return (rule.flags & (RULE_END_ANCHORED | RULE_HAS_WILDCARD)) === 0;
+}
+
 /** The plain prefixes, one per distinct pattern (its first rule wins), sorted, with parent links. */
 function prefixIndex(stored: readonly StoredPattern[]): PrefixEntry[] {
-  const plain = stored
-    .map((rule, ruleIndex) => ({ rule, ruleIndex }))
-    .filter(({ rule }) => (rule.flags & (RULE_END_ANCHORED | RULE_HAS_WILDCARD)) === 0)
-    .sort((a, b) => compareBytes(a.rule.bytes, b.rule.bytes) || a.ruleIndex - b.ruleIndex);
+  const plain: number[] = [];
+  for (let index = 0; index < stored.length; index++) if (isPlain(stored[index] as StoredPattern)) plain.push(index);
+  const bytesOf = (index: number): Uint8Array => (stored[index] as StoredPattern).bytes;
+  plain.sort((a, b) => compareBytes(bytesOf(a), bytesOf(b)) || a - b);
   const entries: PrefixEntry[] = [];
   const patterns: Uint8Array[] = [];
   // The chain of entries that are prefixes of the one being added, longest last.
   const ancestors: number[] = [];
-  for (const { rule, ruleIndex } of plain) {
+  for (const ruleIndex of plain) {
+    const bytes = bytesOf(ruleIndex);
     const previous = patterns[patterns.length - 1];
-    if (previous !== undefined && compareBytes(previous, rule.bytes) === 0) continue;
-    while (ancestors.length > 0 && !isPrefixOf(patterns[ancestors[ancestors.length - 1] as number] as Uint8Array, rule.bytes)) {
+    if (previous !== undefined && compareBytes(previous, bytes) === 0) continue;
+    while (ancestors.length > 0 && !isPrefixOf(patterns[ancestors[ancestors.length - 1] as number] as Uint8Array, bytes)) {
       ancestors.pop();
     }
     const parent = ancestors[ancestors.length - 1] ?? -1;
     const inherited = entries[parent]?.bestIndex ?? ruleIndex;
     entries.push({ ruleIndex, parent, bestIndex: Math.min(ruleIndex, inherited) });
-    patterns.push(rule.bytes);
+    patterns.push(bytes);
     ancestors.push(entries.length - 1);
   }
   return entries;
@@ -120,7 +127,8 @@ function prefixIndex(stored: readonly StoredPattern[]): PrefixEntry[] {
 export function writeBytecode(rules: readonly BytecodeRule[], options: BytecodeOptions): Uint8Array {
   const stored = rules.map(storedForm);
   const prefixes = prefixIndex(stored);
-  const patternRules = stored.flatMap((rule, index) => ((rule.flags & (RULE_END_ANCHORED | RULE_HAS_WILDCARD)) !== 0 ? [index] : []));
+  const patternRules: number[] = [];
+  for (let index = 0; index < stored.length; index++) if (!isPlain(stored[index] as StoredPattern)) patternRules.push(index);
   const prefixIndexOffset = HEADER_SIZE + rules.length * RULE_ENTRY_SIZE;
   const patternListOffset = prefixIndexOffset + prefixes.length * PREFIX_ENTRY_SIZE;
   const patternsOffset = patternListOffset + patternRules.length * 4;
@@ -163,7 +171,7 @@ interface StoredPattern {
 function storedForm(rule: BytecodeRule): StoredPattern {
   const source = rule.pattern;
   // Most patterns are plain prefixes: nothing to rewrite.
-  if (!source.includes(STAR) && source[source.length - 1] !== 0x24) {
+  if (source.indexOf(STAR) < 0 && source[source.length - 1] !== 0x24) {
     return { bytes: source, flags: rule.allow ? RULE_ALLOW : 0 };
   }
   let end = source.length;

@@ -33,9 +33,17 @@ function pushEscape(out: number[], value: number): void {
   out.push(PERCENT, UPPER_HEX.charCodeAt(value >> 4), UPPER_HEX.charCodeAt(value & 15));
 }
 
+function needsNormalizing(bytes: Uint8Array): boolean {
+  for (let i = 0; i < bytes.length; i++) {
+    const byte = bytes[i] as number;
+    if (byte === PERCENT || byte >= 0x80) return true;
+  }
+  return false;
+}
+
 /** Normalizes `bytes`; returns the input itself when nothing changes (the common case). */
 export function percentNormalize(bytes: Uint8Array, decodeUnreserved: boolean): Uint8Array {
-  if (!bytes.some((byte) => byte === PERCENT || byte >= 0x80)) return bytes;
+  if (!needsNormalizing(bytes)) return bytes;
   const out: number[] = [];
   for (let i = 0; i < bytes.length; i++) {
     const byte = bytes[i] as number;

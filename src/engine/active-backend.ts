@@ -3,6 +3,7 @@
  * can run it, else the TypeScript executor. Chosen once, on first use, synchronously (the module is a few
  * KB, under the 4 KB that browsers compile synchronously on the main thread).
  */
+import { readRecords, type RecordReader } from '../parse/records.js';
 import type { BackendKind, MatcherBackend } from './backend.js';
 import { typescriptBackend } from './typescript-backend.js';
 import { createWasmBackend, type WasmBackend } from './wasm-backend.js';
@@ -44,6 +45,11 @@ export function currentBackend(): MatcherBackend {
 export function setMatcher(kind: BackendKind): BackendKind {
   preferred = kind;
   return currentBackend().kind;
+}
+
+/** The record reader that goes with the current matcher: the WebAssembly lexer, or the TypeScript one. */
+export function currentRecordReader(): RecordReader {
+  return (preferred === 'wasm' ? loadWasm()?.readRecords : undefined) ?? readRecords;
 }
 
 /** Which matcher compiles now, and how many bytes of WebAssembly memory compiled rules and buffers hold. */

@@ -5,10 +5,12 @@
  * and URLs are written into one preallocated input region. A check creates no JS object: ASCII URLs are
  * copied char by char; only URLs with non-ASCII characters go through TextEncoder.encodeInto.
  */
+import type { RecordHandler } from '../parse/records.js';
 import type { LoadedRuleset, MatcherBackend } from './backend.js';
 import { LinearAllocator } from './linear-allocator.js';
+import { isLexerExports, WasmLexer, type LexerExports } from './wasm-lexer.js';
 
-interface MatcherExports {
+interface MatcherExports extends LexerExports {
   readonly memory: WebAssembly.Memory;
   heapBase(): number;
   decide(ruleset: number, input: number, length: number, scratch: number): number;
@@ -28,7 +30,8 @@ function isMatcherExports(exports: WebAssembly.Exports): exports is WebAssembly.
     typeof exports.heapBase === 'function' &&
     typeof exports.decide === 'function' &&
     typeof exports.isAllowed === 'function' &&
-    typeof exports.decideMany === 'function'
+    typeof exports.decideMany === 'function' &&
+    isLexerExports(exports)
   );
 }
 
@@ -45,6 +48,7 @@ export class WasmBackend implements MatcherBackend {
   private scratchPointer = 0;
   private readonly tablePointer: number;
   private readonly outPointer: number;
+  private readonly lexer: WasmLexer;
 
   constructor(instance: WebAssembly.Instance) {
     if (!isMatcherExports(instance.exports)) throw new TypeError('not a robotstxt-wasm matcher module');
@@ -59,7 +63,11 @@ export class WasmBackend implements MatcherBackend {
     this.tablePointer = this.allocator.allocate((BATCH_URLS + 1) * 4);
     this.outPointer = this.allocator.allocate(BATCH_URLS);
     this.reserveInput(INITIAL_INPUT_BYTES);
+    this.lexer = new WasmLexer(this.exports, this.allocator, () => this.words, () => this.bytes);
   }
+
+  /** The WebAssembly lexer as a RecordReader (src/parse/records.ts). */
+  readonly readRecords = (body: Uint8Array, handler: RecordHandler): void => this.lexer.read(body, handler);
 
   /** Bytes of linear memory held by rulesets and buffers. */
   get bytesInUse(): number {

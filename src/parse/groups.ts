@@ -9,7 +9,7 @@ import { parseCleanParam } from './clean-param.js';
 import { parseCrawlDelay, parseRequestRate, parseVisitTime } from './group-directives.js';
 import { parseHost } from './host.js';
 import type { Diagnostic, DiagnosticCode, Group, ParsedRobots } from './model.js';
-import { readRecords, type RecordHandler } from './records.js';
+import { readRecords, type RecordHandler, type RecordReader } from './records.js';
 
 const utf8 = new TextDecoder('utf-8');
 
@@ -32,6 +32,7 @@ function isGlobalAgent(value: string): boolean {
 export const MAX_DIAGNOSTICS = 1000;
 
 const GROUP_DIRECTIVES = ['crawl-delay', 'request-rate', 'visit-time'] as const;
+const LONGEST_EXTENSION_KEY = 'request-rate'.length;
 type GroupDirective = (typeof GROUP_DIRECTIVES)[number];
 
 function isGroupDirective(key: string): key is GroupDirective {
@@ -84,12 +85,18 @@ class GroupBuilder implements RecordHandler {
   }
 
   other(line: number, rawKey: Uint8Array, raw: Uint8Array): void {
+    // Most such lines are junk (HTML served as robots.txt): decode the value only for a known key.
+    if (rawKey.length > LONGEST_EXTENSION_KEY) return this.unknownDirective(line, rawKey);
     const key = text(rawKey).toLowerCase();
-    const value = text(raw);
-    if (isGroupDirective(key)) this.groupDirective(line, key, value);
-    else if (key === 'host') this.hostDirective(line, value);
-    else if (key === 'clean-param') this.cleanParamDirective(line, value);
-    else this.report(line, 'unknown-directive', `unknown directive "${text(rawKey)}" is ignored`);
+    if (isGroupDirective(key)) this.groupDirective(line, key, text(raw));
+    else if (key === 'host') this.hostDirective(line, text(raw));
+    else if (key === 'clean-param') this.cleanParamDirective(line, text(raw));
+    else this.unknownDirective(line, rawKey);
+  }
+
+  private unknownDirective(line: number, rawKey: Uint8Array): void {
+    if (this.diagnostics.length > MAX_DIAGNOSTICS) return;
+    this.report(line, 'unknown-directive', `unknown directive "${text(rawKey.subarray(0, 100))}" is ignored`);
   }
 
   malformed(line: number): void {
@@ -142,10 +149,16 @@ class GroupBuilder implements RecordHandler {
  * shorter rule: `Disallow: /private` cut to `Disallow: /` would block the whole site, where unread rules
  * should count as allowed (spec 000, "File size matters").
  */
-export function parseRobotsBody(body: Uint8Array, bytesIgnored: number, maxBytes: number, endsMidLine: boolean): ParsedRobots {
+export function parseRobotsBody(
+  body: Uint8Array,
+  bytesIgnored: number,
+  maxBytes: number,
+  endsMidLine: boolean,
+  read: RecordReader = readRecords,
+): ParsedRobots {
   const builder = new GroupBuilder();
   const complete = endsMidLine ? body.subarray(0, lastLineEnd(body) + 1) : body;
-  readRecords(complete, builder);
+  read(complete, builder);
   if (bytesIgnored > 0) {
     const partial = endsMidLine ? `; the line it cut (${body.length - complete.length} bytes) was dropped` : '';
     builder.diagnostics.unshift({

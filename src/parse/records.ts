@@ -20,8 +20,8 @@ export interface RecordHandler {
   sitemap(line: number, value: Uint8Array): void;
   /** Any other key: extensions (crawl-delay, host, …) and unknown keys alike. */
   other(line: number, key: Uint8Array, value: Uint8Array): void;
-  /** A non-blank line that is not a `key: value` record (kept for diagnostics). */
-  malformed(line: number, content: Uint8Array): void;
+  /** A non-blank line that is neither a comment nor a `key: value` record (kept for diagnostics). */
+  malformed(line: number): void;
   /** A line longer than the line limit; its excess bytes were dropped. */
   lineCut(line: number): void;
 }
@@ -93,11 +93,11 @@ function readRecord(body: Uint8Array, line: number, start: number, end: number, 
     while (isSpaceOrTab(body[valueStart])) valueStart++;
     let tokens = separator === end ? 1 : 2;
     for (let i = valueStart; i < end && tokens === 2; i++) if (isSpaceOrTab(body[i])) tokens++;
-    if (tokens !== 2) return handler.malformed(line, body.subarray(start, end));
+    if (tokens !== 2) return handler.malformed(line);
   }
   let keyEnd = separator;
   while (keyEnd > start && isAsciiWhitespace(body[keyEnd - 1])) keyEnd--;
-  if (keyEnd === start) return handler.malformed(line, body.subarray(start, end));
+  if (keyEnd === start) return handler.malformed(line);
   let valueStart = separator + 1;
   while (valueStart < end && isAsciiWhitespace(body[valueStart])) valueStart++;
   const value = body.subarray(valueStart, end);
@@ -115,6 +115,9 @@ function readRecord(body: Uint8Array, line: number, start: number, end: number, 
       return handler.other(line, body.subarray(start, keyEnd), value);
   }
 }
+
+/** Turns a body into records for a handler: readRecords below, or the WebAssembly lexer. */
+export type RecordReader = (body: Uint8Array, handler: RecordHandler) => void;
 
 /** Reads `body` and hands every record to `handler`, in file order. */
 export function readRecords(body: Uint8Array, handler: RecordHandler): void {
