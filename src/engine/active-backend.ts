@@ -1,7 +1,8 @@
 /**
  * Which matcher answers: the WebAssembly one when the platform entry provided its module and the platform
- * can run it, else the TypeScript executor. Chosen once, on first use, synchronously (the module is a few
- * KB, under the 4 KB that browsers compile synchronously on the main thread).
+ * can run it, else the TypeScript executor. Chosen once, on first use, synchronously: the module is kept
+ * under 4,096 bytes (asconfig.json: shrinkLevel 1), the most that browsers compile synchronously on the
+ * main thread.
  */
 import { readRecords, type RecordReader } from '../parse/records.js';
 import type { BackendKind, MatcherBackend } from './backend.js';
