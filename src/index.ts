@@ -17,3 +17,19 @@ export type { CleanParam } from './parse/clean-param.js';
 export type { RequestRate, VisitTime } from './parse/group-directives.js';
 export type { AgentLine, Diagnostic, DiagnosticCode, Group, RuleLine } from './parse/model.js';
 export { MAX_LINE_BYTES } from './parse/lines.js';
+export { fetchRobotsTxt, MAX_REDIRECTS } from './fetch/fetch-robots.js';
+export type { FetchLike, FetchRobotsOptions } from './fetch/options.js';
+export { robotsLocation, type RobotsLocation } from './fetch/origin.js';
+export type { RobotsFetchReason, RobotsFetchResult, RobotsFetchRules, RobotsFetchVerdict, RobotsOutcome } from './fetch/outcome.js';
+export { CACHE_LIMITS } from './fetch/cache-policy.js';
+export {
+  RobotsCache,
+  type CachedExplanation,
+  type CachedRobots,
+  type CachedRobotsRules,
+  type CachedRobotsVerdict,
+  type RefreshFailure,
+  type RobotsCacheOptions,
+  type RobotsSource,
+  type RobotsSourceKind,
+} from './fetch/robots-cache.js';

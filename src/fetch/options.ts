@@ -1,0 +1,103 @@
+/** The options of fetchRobotsTxt(), checked once and filled with their defaults. */
+import { DEFAULT_MAX_BYTES } from '../robots-txt.js';
+import { profileNamed, type ProfileName } from '../profile.js';
+
+/**
+ * The fetch to use: `globalThis.fetch` or anything with its shape (undici's, a test double, a fetch
+ * that adds a proxy). It is called with `redirect: 'manual'`: redirects are followed here, one hop at a time.
+ */
+export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
+
+/**
+ * How to fetch robots.txt.
+ *
+ * @example
+ * const options: FetchRobotsOptions = { userAgent: 'ExampleBot/1.2 (+https://example.com/bot)', timeoutMs: 5_000 };
+ */
+export interface FetchRobotsOptions {
+  /** The `User-Agent` header sent with every robots.txt request, redirects included. Required. */
+  readonly userAgent: string;
+  /** Default `globalThis.fetch` (Node 20+, browsers, Workers). */
+  readonly fetch?: FetchLike;
+  /** Deadline for the whole fetch, redirects and body included, in milliseconds. Default 10,000. */
+  readonly timeoutMs?: number;
+  /** Body bytes read and parsed; the download stops after them. Default 512,000 (500 KiB, RFC 9309 §2.5). */
+  readonly maxBytes?: number;
+  /** The parsing profile: `'rfc9309'` (default) or `'google'`. */
+  readonly profile?: ProfileName;
+}
+
+export interface ResolvedFetchOptions {
+  readonly userAgent: string;
+  readonly fetch: FetchLike;
+  readonly timeoutMs: number;
+  readonly maxBytes: number;
+  readonly profile: ProfileName;
+}
+
+export const DEFAULT_TIMEOUT_MS = 10_000;
+/** setTimeout's largest delay. */
+const MAX_TIMEOUT_MS = 2_147_483_647;
+// A header value of visible ASCII, spaces and tabs: anything else fetch() would refuse at request time.
+const HEADER_VALUE = /^[\x21-\x7e](?:[\t\x20-\x7e]*[\x21-\x7e])?$/;
+
+function describe(value: unknown): string {
+  return typeof value === 'string' ? JSON.stringify(value) : value === null ? 'null' : typeof value === 'number' ? String(value) : typeof value;
+}
+
+export function checkUserAgent(userAgent: unknown): string {
+  if (typeof userAgent !== 'string' || !HEADER_VALUE.test(userAgent)) {
+    throw new TypeError(
+      `Invalid userAgent ${describe(userAgent)}: pass the User-Agent header your crawler sends, printable ASCII, ` +
+        `e.g. "ExampleBot/1.2 (+https://example.com/bot)"`,
+    );
+  }
+  return userAgent;
+}
+
+export function checkWholeNumber(name: string, value: unknown, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    const range = max === Number.MAX_SAFE_INTEGER ? `≥ ${min}` : `from ${min} to ${max}`;
+    throw new RangeError(`${name} must be a whole number ${range}, got ${describe(value)}`);
+  }
+  return value;
+}
+
+/** A positive, finite number of milliseconds that setTimeout can wait. */
+export function checkDuration(name: string, value: unknown): number {
+  if (typeof value !== 'number' || !(value > 0) || value > MAX_TIMEOUT_MS) {
+    throw new RangeError(`${name} must be a number of milliseconds > 0 and ≤ ${MAX_TIMEOUT_MS}, got ${describe(value)}`);
+  }
+  return value;
+}
+
+function resolveFetch(custom: unknown): FetchLike {
+  if (custom !== undefined) {
+    if (typeof custom !== 'function') throw new TypeError(`fetch must be a function like globalThis.fetch, got ${describe(custom)}`);
+    const call = custom as FetchLike;
+    return (url, init) => call(url, init);
+  }
+  const global: unknown = globalThis.fetch;
+  if (typeof global !== 'function') {
+    throw new TypeError('No fetch is available on this platform: pass { fetch } (e.g. undici\'s fetch) in the options');
+  }
+  // Called unbound: some platforms refuse a fetch called as a method of another object.
+  const call = global as FetchLike;
+  return (url, init) => call(url, init);
+}
+
+/** Checks the options of fetchRobotsTxt() and fills in the defaults; throws TypeError or RangeError. */
+export function resolveFetchOptions(options: FetchRobotsOptions): ResolvedFetchOptions {
+  if (typeof options !== 'object' || options === null) {
+    throw new TypeError(`Expected an options object with at least { userAgent }, got ${describe(options)}`);
+  }
+  const profile = options.profile ?? 'rfc9309';
+  profileNamed(profile);
+  return {
+    userAgent: checkUserAgent(options.userAgent),
+    fetch: resolveFetch(options.fetch),
+    timeoutMs: checkDuration('timeoutMs', options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+    maxBytes: checkWholeNumber('maxBytes', options.maxBytes ?? DEFAULT_MAX_BYTES, 0),
+    profile,
+  };
+}

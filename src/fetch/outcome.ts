@@ -1,0 +1,118 @@
+/**
+ * What fetching a robots.txt can come to, and how each HTTP status maps to it.
+ * spec: 003_14cd348ff9b99c23.txt, "Handling HTTP result codes"; RFC 9309 §2.3.1.
+ */
+import type { RobotsTxt } from '../robots-txt.js';
+
+/**
+ * - `'rules'`: the file was fetched (2xx); its rules decide ("conditional allow").
+ * - `'allow-all'`: there is no usable file (4xx, or redirects that lead nowhere); anything may be crawled.
+ * - `'disallow-all'`: the site is unreachable (5xx, 429, timeout, network failure, a body that broke
+ *   off); nothing may be crawled.
+ */
+export type RobotsOutcome = 'rules' | 'allow-all' | 'disallow-all';
+
+/**
+ * Why the outcome is what it is.
+ *
+ * | reason | outcome |
+ * | --- | --- |
+ * | `'ok'` | 2xx: `'rules'` |
+ * | `'client-error'` | 4xx other than 429, 401 and 403 included: `'allow-all'` |
+ * | `'too-many-redirects'` | a sixth redirect: `'allow-all'` |
+ * | `'redirect-loop'` | a redirect back to a URL already visited: `'allow-all'` |
+ * | `'bad-redirect'` | a 3xx without a usable `Location` (missing, unparsable, not http(s)): `'allow-all'` |
+ * | `'server-error'` | 5xx, or a status outside 200–599: `'disallow-all'` |
+ * | `'rate-limited'` | 429: `'disallow-all'` |
+ * | `'timeout'` | no complete answer within `timeoutMs`: `'disallow-all'` |
+ * | `'network-error'` | DNS, connection refused or reset, TLS, an invalid response: `'disallow-all'` |
+ * | `'body-interrupted'` | the body broke off before its end: `'disallow-all'` |
+ */
+export type RobotsFetchReason =
+  | 'ok'
+  | 'client-error'
+  | 'too-many-redirects'
+  | 'redirect-loop'
+  | 'bad-redirect'
+  | 'server-error'
+  | 'rate-limited'
+  | 'timeout'
+  | 'network-error'
+  | 'body-interrupted';
+
+const OUTCOME_OF: Readonly<Record<RobotsFetchReason, RobotsOutcome>> = {
+  ok: 'rules',
+  'client-error': 'allow-all',
+  'too-many-redirects': 'allow-all',
+  'redirect-loop': 'allow-all',
+  'bad-redirect': 'allow-all',
+  'server-error': 'disallow-all',
+  'rate-limited': 'disallow-all',
+  timeout: 'disallow-all',
+  'network-error': 'disallow-all',
+  'body-interrupted': 'disallow-all',
+};
+
+/** The outcome a reason leads to. */
+export function outcomeOf(reason: RobotsFetchReason): RobotsOutcome {
+  return OUTCOME_OF[reason];
+}
+
+/** How a final (non-redirect) status is read. 429 counts as unreachable: servers use it to shed load. */
+export function reasonForStatus(status: number): RobotsFetchReason {
+  if (status >= 200 && status < 300) return 'ok';
+  if (status === 429) return 'rate-limited';
+  if (status >= 400 && status < 500) return 'client-error';
+  return 'server-error';
+}
+
+/**
+ * The result of one robots.txt fetch (fetchRobotsTxt), before any caching.
+ *
+ * @example
+ * const result = await fetchRobotsTxt('https://example.com/', { userAgent: 'ExampleBot/1.2' });
+ * if (result.outcome === 'rules') result.robots.isAllowed('https://example.com/x', 'ExampleBot');
+ * // { outcome: 'rules', reason: 'ok', status: 200, redirects: 0, bytes: 1234, truncated: false, … }
+ */
+export type RobotsFetchResult = RobotsFetchRules | RobotsFetchVerdict;
+
+interface RobotsFetchCommon {
+  /** Why: see RobotsFetchReason. */
+  readonly reason: RobotsFetchReason;
+  /** The last HTTP status received; 0 when no response arrived (timeout, network error). */
+  readonly status: number;
+  /** The origin the result applies to (that of the URL asked, whatever the redirects). */
+  readonly origin: string;
+  /** `<origin>/robots.txt`, the URL first requested. */
+  readonly robotsUrl: string;
+  /** The URL of the last request made (differs from robotsUrl after redirects). */
+  readonly finalUrl: string;
+  /** Redirects followed. */
+  readonly redirects: number;
+  /** Body bytes kept and parsed (at most maxBytes); 0 when there was no 2xx body. */
+  readonly bytes: number;
+  /** The body was longer than maxBytes: reading stopped there and the connection was released. */
+  readonly truncated: boolean;
+  /** The final response's Content-Type header, if any. */
+  readonly contentType: string | undefined;
+  /** The body looked like an HTML page (by Content-Type or by its first tag); it is parsed anyway. */
+  readonly looksLikeHtml: boolean;
+  /**
+   * Seconds the final response may be reused according to `Cache-Control` (max-age minus Age; 0 for
+   * no-store or no-cache), undefined when it says nothing. RobotsCache clamps it (60 s to 24 h).
+   */
+  readonly maxAge: number | undefined;
+}
+
+/** A 2xx: the parsed file. */
+export interface RobotsFetchRules extends RobotsFetchCommon {
+  readonly outcome: 'rules';
+  readonly reason: 'ok';
+  readonly robots: RobotsTxt;
+}
+
+/** No file to parse: everything allowed or everything disallowed. */
+export interface RobotsFetchVerdict extends RobotsFetchCommon {
+  readonly outcome: 'allow-all' | 'disallow-all';
+  readonly robots?: undefined;
+}

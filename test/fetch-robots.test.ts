@@ -1,0 +1,323 @@
+/**
+ * fetchRobotsTxt(): one robots.txt fetch by the standard, against real HTTP servers on 127.0.0.1
+ * (issue #4, "Crawler integration"). No fetch mocks: Node's own fetch talks to node:http servers.
+ */
+import { gzipSync } from 'node:zlib';
+import { afterEach, describe, expect, it } from 'vitest';
+import { fetchRobotsTxt, MAX_REDIRECTS, type RobotsFetchResult } from '../src/platform/inline.js';
+import { closedPort, closeServers, hang, redirect, startServer, status, text, type TestServer } from './support/http-server.js';
+
+const UA = 'ExampleBot/1.2 (+https://example.com/bot)';
+const RULES = 'User-agent: *\nDisallow: /private/\n';
+
+afterEach(closeServers);
+
+async function fetchFrom(server: TestServer, options: { timeoutMs?: number; maxBytes?: number } = {}): Promise<RobotsFetchResult> {
+  return fetchRobotsTxt(`${server.origin}/some/page`, { userAgent: UA, ...options });
+}
+
+function allows(result: RobotsFetchResult, path: string): boolean {
+  if (result.outcome !== 'rules') return result.outcome === 'allow-all';
+  return result.robots.isAllowed(path, 'ExampleBot');
+}
+
+describe('status codes', () => {
+  // spec: 003_14cd348ff9b99c23.txt, "Handling HTTP result codes", 2xx; RFC 9309 §2.3.1.1
+  it('a 200 is parsed: its rules decide', async () => {
+    const server = await startServer({ '/robots.txt': text(RULES) });
+    const result = await fetchFrom(server);
+    expect(result).toMatchObject({ outcome: 'rules', reason: 'ok', status: 200, redirects: 0, truncated: false, bytes: RULES.length });
+    expect(result.origin).toBe(server.origin);
+    expect(result.robotsUrl).toBe(`${server.origin}/robots.txt`);
+    expect(allows(result, '/private/x')).toBe(false);
+    expect(allows(result, '/public')).toBe(true);
+    expect(server.requests.map((request) => request.path)).toEqual(['/robots.txt']);
+  });
+
+  it('a 204 is an empty file: everything allowed', async () => {
+    const server = await startServer({ '/robots.txt': status(204) });
+    const result = await fetchFrom(server);
+    expect(result).toMatchObject({ outcome: 'rules', status: 204, bytes: 0 });
+    expect(allows(result, '/anything')).toBe(true);
+  });
+
+  // spec: 003_14cd348ff9b99c23.txt, "4xx (client errors)": "this includes 401 ... and 403"; RFC 9309 §2.3.1.3
+  it.each([404, 401, 403, 410])('a %i means no robots.txt: allow all', async (code) => {
+    const server = await startServer({ '/robots.txt': text('User-agent: *\nDisallow: /\n', code) });
+    const result = await fetchFrom(server);
+    expect(result).toMatchObject({ outcome: 'allow-all', reason: 'client-error', status: code });
+    expect(result.robots).toBeUndefined();
+  });
+
+  // spec: 003_14cd348ff9b99c23.txt, "5xx (server error)"; RFC 9309 §2.3.1.4
+  it.each([500, 503])('a %i means unreachable: disallow all', async (code) => {
+    const server = await startServer({ '/robots.txt': text('User-agent: *\nAllow: /\n', code) });
+    expect(await fetchFrom(server)).toMatchObject({ outcome: 'disallow-all', reason: 'server-error', status: code });
+  });
+
+  // RFC 9309 §2.3.1.4 lets servers rate-limit with 429; Google treats it like a 5xx.
+  it('a 429 counts as unreachable, not as a 4xx: disallow all', async () => {
+    const server = await startServer({ '/robots.txt': status(429, { 'retry-after': '120' }) });
+    expect(await fetchFrom(server)).toMatchObject({ outcome: 'disallow-all', reason: 'rate-limited', status: 429 });
+  });
+});
+
+describe('redirects', () => {
+  /** /robots.txt → /hop1 → … → /final: `count` redirects in all. */
+  function chain(server: TestServer, count: number): void {
+    const hops = ['/robots.txt', ...Array.from({ length: count - 1 }, (_, i) => `/hop${i + 1}`), '/final'];
+    for (let i = 0; i < count; i++) server.route(hops[i] as string, redirect(hops[i + 1] as string, 301 + (i % 2)));
+    server.route('/final', text(RULES));
+  }
+
+  // spec: 003_14cd348ff9b99c23.txt, "3xx (redirection)"; RFC 9309 §2.3.1.2: "at least five consecutive redirects"
+  it.each([1, 2, 3, 4, 5])('a chain of %i redirects is followed and the final rules apply', async (count) => {
+    const server = await startServer();
+    chain(server, count);
+    const result = await fetchFrom(server);
+    expect(result).toMatchObject({ outcome: 'rules', status: 200, redirects: count, finalUrl: `${server.origin}/final` });
+    expect(result.origin).toBe(server.origin);
+    expect(allows(result, '/private/x')).toBe(false);
+    expect(server.requests).toHaveLength(count + 1);
+  });
+
+  // spec: 003_14cd348ff9b99c23.txt, "3xx": "then stop and treat it as a 404"
+  it('a sixth redirect is not followed: it counts as a 4xx, allow all', async () => {
+    const server = await startServer();
+    chain(server, MAX_REDIRECTS + 1);
+    const result = await fetchFrom(server);
+    expect(result).toMatchObject({ outcome: 'allow-all', reason: 'too-many-redirects', redirects: 5, status: 302 });
+    expect(server.count('/final')).toBe(0);
+    expect(server.requests).toHaveLength(6);
+  });
+
+  it.each([301, 302, 303, 307, 308])('a %i is followed', async (code) => {
+    const server = await startServer({ '/robots.txt': redirect('/real-robots.txt', code), '/real-robots.txt': text(RULES) });
+    expect(await fetchFrom(server)).toMatchObject({ outcome: 'rules', redirects: 1 });
+  });
+
+  it('a relative Location is resolved against the URL that redirected', async () => {
+    const server = await startServer({
+      '/robots.txt': redirect('/files/a/'),
+      '/files/a/': redirect('../b/robots.txt'),
+      '/files/b/robots.txt': text(RULES),
+    });
+    const result = await fetchFrom(server);
+    expect(result).toMatchObject({ outcome: 'rules', redirects: 2, finalUrl: `${server.origin}/files/b/robots.txt` });
+  });
+
+  // RFC 9309 §2.3.1.2: "even across authorities", the result applies to the original host
+  it('a redirect to another host is followed and applies to the original origin', async () => {
+    const target = await startServer({ '/robots.txt': text(RULES) });
+    const source = await startServer({ '/robots.txt': redirect(`${target.origin}/robots.txt`) });
+    const result = await fetchFrom(source);
+    expect(result).toMatchObject({ outcome: 'rules', origin: source.origin, finalUrl: `${target.origin}/robots.txt`, redirects: 1 });
+    expect(allows(result, '/private/x')).toBe(false);
+    expect(target.requests[0]?.headers['user-agent']).toBe(UA);
+  });
+
+  // spec: 003_14cd348ff9b99c23.txt, "3xx": "until a valid result can be found (or a loop is recognized)"
+  it('a redirect loop is recognised and counts like too many redirects: allow all', async () => {
+    const server = await startServer({ '/robots.txt': redirect('/a'), '/a': redirect('/b'), '/b': redirect('/robots.txt') });
+    const result = await fetchFrom(server);
+    expect(result).toMatchObject({ outcome: 'allow-all', reason: 'redirect-loop', redirects: 2 });
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('a redirect to itself is a loop', async () => {
+    const server = await startServer({ '/robots.txt': redirect('/robots.txt#again') });
+    expect(await fetchFrom(server)).toMatchObject({ outcome: 'allow-all', reason: 'redirect-loop', redirects: 0 });
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('a 3xx without a Location cannot be followed: treated as a 4xx, allow all', async () => {
+    const server = await startServer({ '/robots.txt': status(302) });
+    expect(await fetchFrom(server)).toMatchObject({ outcome: 'allow-all', reason: 'bad-redirect', status: 302 });
+  });
+
+  it('a redirect to a scheme other than http(s) cannot be followed: allow all', async () => {
+    const server = await startServer({ '/robots.txt': redirect('ftp://127.0.0.1/robots.txt') });
+    expect(await fetchFrom(server)).toMatchObject({ outcome: 'allow-all', reason: 'bad-redirect' });
+  });
+
+  it('a redirect that ends in a 503 is unreachable: disallow all', async () => {
+    const server = await startServer({ '/robots.txt': redirect('/down'), '/down': status(503) });
+    expect(await fetchFrom(server)).toMatchObject({ outcome: 'disallow-all', reason: 'server-error', status: 503, redirects: 1 });
+  });
+});
+
+describe('the User-Agent header', () => {
+  it('is sent with the robots.txt request and with every redirect', async () => {
+    const server = await startServer({ '/robots.txt': redirect('/next'), '/next': text(RULES) });
+    await fetchFrom(server);
+    expect(server.requests.map((request) => [request.path, request.headers['user-agent']])).toEqual([
+      ['/robots.txt', UA],
+      ['/next', UA],
+    ]);
+    expect(server.requests.every((request) => request.method === 'GET')).toBe(true);
+  });
+});
+
+describe('network failures', () => {
+  // spec: 003_14cd348ff9b99c23.txt, "Unsuccessful requests or incomplete data"; RFC 9309 §2.3.1.4
+  it('a server that never answers times out: disallow all', async () => {
+    const server = await startServer({ '/robots.txt': hang });
+    const started = performance.now();
+    const result = await fetchFrom(server, { timeoutMs: 300 });
+    expect(result).toMatchObject({ outcome: 'disallow-all', reason: 'timeout', status: 0 });
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
+  it('the deadline covers the body: a body that stalls times out', async () => {
+    const server = await startServer({
+      '/robots.txt': (_request, response) => {
+        response.writeHead(200, { 'content-type': 'text/plain' });
+        response.write('User-agent: *\n');
+      },
+    });
+    expect(await fetchFrom(server, { timeoutMs: 300 })).toMatchObject({ outcome: 'disallow-all', reason: 'timeout', status: 200 });
+  });
+
+  it('the deadline holds even for a fetch that ignores its abort signal', async () => {
+    const server = await startServer({ '/robots.txt': hang });
+    const deaf = (url: string, init: RequestInit): Promise<Response> => fetch(url, { ...init, signal: null });
+    const result = await fetchRobotsTxt(server.origin, { userAgent: UA, fetch: deaf, timeoutMs: 300 });
+    expect(result).toMatchObject({ outcome: 'disallow-all', reason: 'timeout' });
+  });
+
+  it('a refused connection is unreachable: disallow all', async () => {
+    const port = await closedPort();
+    const result = await fetchRobotsTxt(`http://127.0.0.1:${port}/`, { userAgent: UA });
+    expect(result).toMatchObject({ outcome: 'disallow-all', reason: 'network-error', status: 0 });
+  });
+
+  it('a body that breaks off mid-stream is incomplete: disallow all', async () => {
+    const server = await startServer({
+      '/robots.txt': (_request, response) => {
+        response.writeHead(200, { 'content-type': 'text/plain' }); // chunked: no Content-Length
+        response.write('User-agent: *\nDisallow: /private/\nDisallow: /se', () => response.socket?.destroy());
+      },
+    });
+    expect(await fetchFrom(server)).toMatchObject({ outcome: 'disallow-all', reason: 'body-interrupted', status: 200 });
+  });
+});
+
+describe('the body', () => {
+  // RFC 9309 §2.5: parse at least 500 KiB; stop reading there.
+  it('a 50 MB body is read up to maxBytes only: cut, reported, the download stopped, memory flat', async () => {
+    const total = 50 * 1024 * 1024;
+    const line = Buffer.from('# filler line of a very long robots.txt file ...........................\n');
+    const chunk = Buffer.concat(Array.from({ length: Math.ceil(65_536 / line.length) }, () => line));
+    let sent = 0;
+    let closed!: () => void;
+    const connectionClosed = new Promise<void>((resolve) => (closed = resolve));
+    const server = await startServer({
+      '/robots.txt': (_request, response) => {
+        response.writeHead(200, { 'content-type': 'text/plain' });
+        response.on('close', closed);
+        response.write('User-agent: *\nDisallow: /private/\n');
+        const pump = (): void => {
+          while (sent < total && !response.destroyed) {
+            sent += chunk.length;
+            if (!response.write(chunk)) return void response.once('drain', pump);
+          }
+          response.end();
+        };
+        pump();
+      },
+    });
+    globalThis.gc?.();
+    const before = process.memoryUsage();
+    const result = await fetchFrom(server);
+    const after = process.memoryUsage();
+    await connectionClosed;
+
+    expect(result).toMatchObject({ outcome: 'rules', bytes: 512_000, truncated: true });
+    expect(result.robots?.truncated).toBe(true);
+    expect(result.robots?.diagnostics).toContainEqual(expect.objectContaining({ code: 'body-truncated' }));
+    expect(allows(result, '/private/x')).toBe(false);
+    expect(sent).toBeLessThan(total / 2); // the server saw the connection close long before the end
+    expect(after.arrayBuffers - before.arrayBuffers).toBeLessThan(16 * 1024 * 1024);
+    expect(after.rss - before.rss).toBeLessThan(40 * 1024 * 1024);
+  });
+
+  it('maxBytes cuts the body; a line cut in two is not read as a shorter rule', async () => {
+    const body = 'User-agent: *\nDisallow: /a\nDisallow: /bcdef\n';
+    const server = await startServer({ '/robots.txt': text(body) });
+    const result = await fetchFrom(server, { maxBytes: body.indexOf('cdef') });
+    expect(result).toMatchObject({ outcome: 'rules', truncated: true, bytes: body.indexOf('cdef') });
+    expect(allows(result, '/a')).toBe(false);
+    expect(allows(result, '/bxyz')).toBe(true);
+  });
+
+  it('a gzip-encoded body is decoded by fetch and parsed', async () => {
+    const server = await startServer({ '/robots.txt': text(gzipSync(RULES), 200, { 'content-encoding': 'gzip' }) });
+    const result = await fetchFrom(server);
+    expect(result).toMatchObject({ outcome: 'rules', bytes: RULES.length });
+    expect(allows(result, '/private/x')).toBe(false);
+  });
+
+  // spec: 003_14cd348ff9b99c23.txt, "File format": "if the resulting document is a HTML page, only valid text lines will be taken into account"
+  it('an HTML page served with 200 is parsed like any file: only its valid lines count, and it is flagged', async () => {
+    const page = '<!DOCTYPE html>\n<html><head><title>Oops</title></head><body>\n<p>Page not found</p>\nUser-agent: *\nDisallow: /secret\n</body></html>\n';
+    const server = await startServer({ '/robots.txt': text(page, 200, { 'content-type': 'text/html; charset=utf-8' }) });
+    const result = await fetchFrom(server);
+    expect(result).toMatchObject({ outcome: 'rules', contentType: 'text/html; charset=utf-8', looksLikeHtml: true });
+    expect(allows(result, '/secret')).toBe(false);
+    expect(allows(result, '/page')).toBe(true);
+  });
+
+  it('HTML is recognised by its first tag even when served as text/plain', async () => {
+    const server = await startServer({ '/robots.txt': text('\n  <html><body>Sorry</body></html>') });
+    expect(await fetchFrom(server)).toMatchObject({ outcome: 'rules', contentType: 'text/plain; charset=utf-8', looksLikeHtml: true });
+  });
+
+  it('a plain robots.txt is not flagged as HTML', async () => {
+    const server = await startServer({ '/robots.txt': text(RULES) });
+    expect(await fetchFrom(server)).toMatchObject({ looksLikeHtml: false });
+  });
+});
+
+describe('Cache-Control is reported for the cache', () => {
+  // RFC 9309 §2.4: "standard HTTP cache-control ... MAY be used"
+  it.each([
+    ['max-age=3600', {}, 3600],
+    ['public, max-age="120"', {}, 120],
+    ['max-age=600', { age: '500' }, 100],
+    ['no-store', {}, 0],
+    ['no-cache, max-age=600', {}, 0],
+  ] as const)('Cache-Control: %s (other headers %j) → maxAge %i', async (header, extra, expected) => {
+    const server = await startServer({ '/robots.txt': text(RULES, 200, { 'cache-control': header, ...extra }) });
+    expect((await fetchFrom(server)).maxAge).toBe(expected);
+  });
+
+  it('no Cache-Control: no maxAge', async () => {
+    const server = await startServer({ '/robots.txt': text(RULES) });
+    expect((await fetchFrom(server)).maxAge).toBeUndefined();
+  });
+});
+
+describe('bad input throws; the network never does', () => {
+  it.each(['not a url', '/robots.txt', 'example.com/page', '', 'ftp://example.com/', 'mailto:bot@example.com', 'file:///etc/hosts'])(
+    'rejects %j with a TypeError that says what to pass',
+    async (input) => {
+      await expect(fetchRobotsTxt(input, { userAgent: UA })).rejects.toThrow(/http\(s\)|http: and https:/);
+      await expect(fetchRobotsTxt(input, { userAgent: UA })).rejects.toBeInstanceOf(TypeError);
+    },
+  );
+
+  it.each([
+    [{ userAgent: UA, timeoutMs: -1 }, RangeError],
+    [{ userAgent: UA, timeoutMs: 0 }, RangeError],
+    [{ userAgent: UA, timeoutMs: Number.NaN }, RangeError],
+    [{ userAgent: UA, maxBytes: -1 }, RangeError],
+    [{ userAgent: UA, maxBytes: 1.5 }, RangeError],
+    [{ userAgent: UA, profile: 'bing' }, RangeError],
+    [{ userAgent: '' }, TypeError],
+    [{ userAgent: 'Bot\r\nX-Evil: 1' }, TypeError],
+    [{ userAgent: UA, fetch: 'fetch' }, TypeError],
+  ])('rejects bad options: %j', async (options, type) => {
+    // @ts-expect-error: deliberately wrong options
+    await expect(fetchRobotsTxt('https://example.com/', options)).rejects.toBeInstanceOf(type);
+  });
+});
