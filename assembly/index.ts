@@ -113,15 +113,22 @@ export function decide(ruleset: usize, input: usize, length: usize, scratch: usi
 function longestPrefixRule(ruleset: usize, path: usize, pathLength: usize): i32 {
   const count = load<u32>(ruleset + HEADER_PREFIX_COUNT);
   const index = ruleset + load<u32>(ruleset + HEADER_PREFIX_INDEX);
-  // Find how many entries sort at or before the path.
+  // Find how many entries sort at or before the path. Every entry between the two bounds shares with the
+  // path the shorter of the bounds' common prefixes with it, so comparisons start past that.
   let low: u32 = 0;
   let high = count;
+  let commonLow: usize = 0;
+  let commonHigh: usize = 0;
   while (low < high) {
     const middle = (low + high) >>> 1;
-    if (comparePatternToPath(ruleset, load<u32>(index + <usize>middle * PREFIX_ENTRY_SIZE), path, pathLength) <= 0) {
+    const skip = commonLow < commonHigh ? commonLow : commonHigh;
+    const order = comparePatternToPath(ruleset, load<u32>(index + <usize>middle * PREFIX_ENTRY_SIZE), path, pathLength, skip);
+    if (order <= 0) {
       low = middle + 1;
+      commonLow = commonPrefix;
     } else {
       high = middle;
+      commonHigh = commonPrefix;
     }
   }
   let entry = <i32>low - 1;
@@ -137,16 +144,38 @@ function longestPrefixRule(ruleset: usize, path: usize, pathLength: usize): i32 
   return NO_MATCH;
 }
 
-/** Lexicographic order of the rule's pattern against the path: < 0, 0 or > 0. */
-function comparePatternToPath(ruleset: usize, ruleIndex: u32, path: usize, pathLength: usize): i32 {
+// The length of the common prefix found by the last comparePatternToPath (a global: no allocation).
+let commonPrefix: usize = 0;
+
+/**
+ * Lexicographic order of the rule's pattern against the path (< 0, 0 or > 0), given that their first
+ * `from` bytes are equal; sets commonPrefix. Compares 8 bytes at a time.
+ */
+function comparePatternToPath(ruleset: usize, ruleIndex: u32, path: usize, pathLength: usize, from: usize): i32 {
   const rule = ruleset + HEADER_SIZE + <usize>ruleIndex * RULE_ENTRY_SIZE;
   const pattern = ruleset + load<u32>(rule);
   const patternLength = <usize>load<u16>(rule, 4);
   const length = patternLength < pathLength ? patternLength : pathLength;
-  for (let i: usize = 0; i < length; i++) {
-    const difference = <i32>load<u8>(pattern + i) - <i32>load<u8>(path + i);
-    if (difference != 0) return difference;
+  let i = from;
+  while (i + 8 <= length) {
+    const difference = load<u64>(pattern + i) ^ load<u64>(path + i);
+    if (difference != 0) {
+      // Little-endian: the lowest set bit is in the first differing byte.
+      i += <usize>(ctz(difference) >> 3);
+      commonPrefix = i;
+      return <i32>load<u8>(pattern + i) - <i32>load<u8>(path + i);
+    }
+    i += 8;
   }
+  while (i < length) {
+    const difference = <i32>load<u8>(pattern + i) - <i32>load<u8>(path + i);
+    if (difference != 0) {
+      commonPrefix = i;
+      return difference;
+    }
+    i++;
+  }
+  commonPrefix = length;
   return <i32>patternLength - <i32>pathLength;
 }
 

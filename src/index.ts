@@ -10,7 +10,7 @@
  */
 export { parseRobotsTxt, RobotsTxt, DEFAULT_MAX_BYTES, type ParseOptions } from './robots-txt.js';
 export { AgentRules, RulesDisposedError, type Explanation, type RuleInfo } from './agent-rules.js';
-export { matcherInfo, setMatcher, type MatcherInfo } from './engine/active-backend.js';
+export { init, matcherInfo, setMatcher, type MatcherInfo } from './engine/active-backend.js';
 export type { BackendKind } from './engine/backend.js';
 export type { ProfileName } from './profile.js';
 export type { CleanParam } from './parse/clean-param.js';

@@ -3,7 +3,7 @@
  * disposal.
  */
 import { describe, expect, it } from 'vitest';
-import { matcherInfo, parseRobotsTxt, RulesDisposedError, setMatcher } from '../src/platform/inline.js';
+import { init, matcherInfo, parseRobotsTxt, RulesDisposedError, setMatcher } from '../src/platform/inline.js';
 
 const SITE = [
   'User-agent: *',
@@ -130,5 +130,13 @@ describe('memory', () => {
     expect(matcherInfo().wasmBytesInUse).toBeGreaterThan(before);
     for (const rules of compiled) rules.dispose();
     expect(matcherInfo().wasmBytesInUse).toBe(before);
+  });
+});
+
+describe('init', () => {
+  it('resolves to the WebAssembly matcher, and compiling afterwards uses it', async () => {
+    expect(await init()).toBe('wasm');
+    expect(matcherInfo().kind).toBe('wasm');
+    expect(parseRobotsTxt(SITE).isAllowed('/private/x', 'OtherBot')).toBe(false);
   });
 });

@@ -1,13 +1,13 @@
 /**
  * Which matcher answers: the WebAssembly one when the platform entry provided its module and the platform
- * can run it, else the TypeScript executor. Chosen once, on first use, synchronously: the module is kept
- * under 4,096 bytes (asconfig.json: shrinkLevel 1), the most that browsers compile synchronously on the
- * main thread.
+ * can run it, else the TypeScript executor. Chosen on first use, synchronously; where synchronous
+ * compilation is refused (browsers' main threads refuse modules over 4 KB), init() compiles
+ * asynchronously, and until it has, the TypeScript executor answers.
  */
 import { readRecords, type RecordReader } from '../parse/records.js';
 import type { BackendKind, MatcherBackend } from './backend.js';
 import { typescriptBackend } from './typescript-backend.js';
-import { createWasmBackend, type WasmBackend } from './wasm-backend.js';
+import { createWasmBackend, WasmBackend } from './wasm-backend.js';
 
 let wasmSource: Uint8Array<ArrayBuffer> | WebAssembly.Module | undefined;
 let wasmBackend: WasmBackend | undefined;
@@ -29,6 +29,27 @@ function loadWasm(): WasmBackend | undefined {
     wasmFailure = error;
   }
   return wasmBackend;
+}
+
+/**
+ * Compiles and instantiates the WebAssembly module asynchronously. Optional in Node and Workers (the
+ * module loads on first use there); in a browser's main thread, await it once before parsing.
+ * Resolves to the matcher kind in use.
+ *
+ * @example
+ * await init(); // 'wasm'
+ */
+export async function init(): Promise<BackendKind> {
+  if (wasmBackend === undefined && wasmSource !== undefined && typeof WebAssembly !== 'undefined') {
+    try {
+      const module = wasmSource instanceof WebAssembly.Module ? wasmSource : await WebAssembly.compile(wasmSource);
+      wasmBackend ??= new WasmBackend(await WebAssembly.instantiate(module, {}));
+      wasmFailure = undefined;
+    } catch (error) {
+      wasmFailure = error;
+    }
+  }
+  return currentBackend().kind;
 }
 
 /** The matcher that compiles from now on. */

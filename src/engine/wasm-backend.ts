@@ -106,41 +106,82 @@ export class WasmBackend implements MatcherBackend {
 
   private decideMany(ruleset: number, urls: readonly string[], out: Uint8Array): void {
     if (ruleset === 0) throw new Error('this ruleset was disposed; compile it again with forAgent()');
+    const table = this.tablePointer >>> 2;
     let first = 0;
     while (first < urls.length) {
-      // Pack as many URLs as fit, worst case 3 bytes per UTF-16 unit, then cross into wasm once.
+      // A chunk: as many URLs as fit at 3 bytes per UTF-16 unit (the worst case), at most BATCH_URLS.
       let count = 0;
-      let used = 0;
-      this.words[this.tablePointer >>> 2] = 0;
+      let units = 0;
+      this.words[table] = 0;
       while (first + count < urls.length && count < BATCH_URLS) {
-        const url = urls[first + count] as string;
-        if (used + url.length * 3 > this.inputCapacity) {
+        const length = (urls[first + count] as string).length;
+        if ((units + length) * 3 > this.inputCapacity) {
           if (count > 0) break;
-          this.reserveInput(url.length * 3);
+          this.reserveInput(length * 3);
         }
-        used += this.writeUrl(url, this.inputPointer + used);
+        units += length;
         count++;
-        this.words[(this.tablePointer >>> 2) + count] = used;
+        this.words[table + count] = units;
       }
+      this.writeChunk(urls, first, count);
       this.exports.decideMany(ruleset, this.inputPointer, this.tablePointer, count, this.scratchPointer, this.outPointer);
       out.set(this.bytes.subarray(this.outPointer, this.outPointer + count), first);
       first += count;
     }
   }
 
-  /** Writes `url` as UTF-8 at `at`; returns its byte length. The caller reserved 3 × length bytes. */
+  /**
+   * Writes urls[first, first + count) one after another into the input region. An ASCII chunk is one
+   * native encode of the joined URLs, whose offsets are then the UTF-16 ones already in the table; a chunk
+   * with any other character is written URL by URL, and the table rewritten in bytes.
+   */
+  private writeChunk(urls: readonly string[], first: number, count: number): void {
+    const joined = (first === 0 && count === urls.length ? urls : urls.slice(first, first + count)).join('');
+    const input = this.bytes.subarray(this.inputPointer, this.inputPointer + this.inputCapacity);
+    if (this.encoder.encodeInto(joined, input).written === joined.length) return;
+    const table = this.tablePointer >>> 2;
+    let used = 0;
+    for (let i = 0; i < count; i++) {
+      used += this.writeUrl(urls[first + i] as string, this.inputPointer + used);
+      this.words[table + i + 1] = used;
+    }
+  }
+
+  /**
+   * Writes `url` as UTF-8 at `at` (a lone surrogate as U+FFFD, like TextEncoder); returns its byte length.
+   * The caller reserved 3 bytes per UTF-16 unit. By hand, so that no check allocates.
+   */
   private writeUrl(url: string, at: number): number {
     const bytes = this.bytes;
     const length = url.length;
+    let out = at;
     for (let i = 0; i < length; i++) {
-      const code = url.charCodeAt(i);
-      if (code >= 0x80) {
-        const rest = bytes.subarray(at + i, at + i + (length - i) * 3);
-        return i + this.encoder.encodeInto(url.slice(i), rest).written;
+      let code = url.charCodeAt(i);
+      if (code < 0x80) {
+        bytes[out++] = code;
+      } else if (code < 0x800) {
+        bytes[out++] = 0xc0 | (code >> 6);
+        bytes[out++] = 0x80 | (code & 0x3f);
+      } else {
+        if (code >= 0xd800 && code <= 0xdfff) {
+          const low = url.charCodeAt(i + 1);
+          if (code <= 0xdbff && low >= 0xdc00 && low <= 0xdfff) {
+            code = 0x10000 + ((code - 0xd800) << 10) + (low - 0xdc00);
+            bytes[out++] = 0xf0 | (code >> 18);
+            bytes[out++] = 0x80 | ((code >> 12) & 0x3f);
+            bytes[out++] = 0x80 | ((code >> 6) & 0x3f);
+            bytes[out++] = 0x80 | (code & 0x3f);
+            i++;
+            continue;
+          }
+          code = 0xfffd;
+        }
+        bytes[out++] = 0xe0 | (code >> 12);
+        bytes[out++] = 0x80 | ((code >> 6) & 0x3f);
+        bytes[out++] = 0x80 | (code & 0x3f);
       }
-      bytes[at + i] = code;
     }
-    return length;
+    return out - at;
   }
 
   /**
