@@ -72,21 +72,6 @@ export interface BytecodeOptions {
   readonly robotsTxtAllowed: boolean;
 }
 
-function compareBytes(a: Uint8Array, b: Uint8Array): number {
-  const length = Math.min(a.length, b.length);
-  for (let i = 0; i < length; i++) {
-    const difference = (a[i] as number) - (b[i] as number);
-    if (difference !== 0) return difference;
-  }
-  return a.length - b.length;
-}
-
-function isPrefixOf(prefix: Uint8Array, bytes: Uint8Array): boolean {
-  if (prefix.length > bytes.length) return false;
-  for (let i = 0; i < prefix.length; i++) if (prefix[i] !== bytes[i]) return false;
-  return true;
-}
-
 interface PrefixEntry {
   readonly ruleIndex: number;
   readonly parent: number;
@@ -97,27 +82,49 @@ function isPlain(rule: StoredPattern): boolean {
   return (rule.flags & (RULE_END_ANCHORED | RULE_HAS_WILDCARD)) === 0;
 }
 
+const ascii = new TextDecoder('utf-8');
+
+/**
+ * A string that sorts like `bytes` (one UTF-16 unit per byte), so that sorting and prefix tests run on
+ * native string comparison. Normalized patterns are ASCII (octets ≥ 0x80 are percent-encoded), for which
+ * a decoder is exact; any other byte takes the slow path.
+ */
+function sortKey(bytes: Uint8Array): string {
+  for (let i = 0; i < bytes.length; i++) {
+    if ((bytes[i] as number) >= 0x80) {
+      let key = '';
+      for (let j = 0; j < bytes.length; j++) key += String.fromCharCode(bytes[j] as number);
+      return key;
+    }
+  }
+  return ascii.decode(bytes);
+}
+
 /** The plain prefixes, one per distinct pattern (its first rule wins), sorted, with parent links. */
 function prefixIndex(stored: readonly StoredPattern[]): PrefixEntry[] {
   const plain: number[] = [];
-  for (let index = 0; index < stored.length; index++) if (isPlain(stored[index] as StoredPattern)) plain.push(index);
-  const bytesOf = (index: number): Uint8Array => (stored[index] as StoredPattern).bytes;
-  plain.sort((a, b) => compareBytes(bytesOf(a), bytesOf(b)) || a - b);
+  const keys: string[] = [];
+  for (let index = 0; index < stored.length; index++) {
+    const rule = stored[index] as StoredPattern;
+    keys.push(isPlain(rule) ? sortKey(rule.bytes) : '');
+    if (isPlain(rule)) plain.push(index);
+  }
+  const keyOf = (index: number): string => keys[index] as string;
+  plain.sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : a - b));
   const entries: PrefixEntry[] = [];
-  const patterns: Uint8Array[] = [];
+  const entryKeys: string[] = [];
   // The chain of entries that are prefixes of the one being added, longest last.
   const ancestors: number[] = [];
   for (const ruleIndex of plain) {
-    const bytes = bytesOf(ruleIndex);
-    const previous = patterns[patterns.length - 1];
-    if (previous !== undefined && compareBytes(previous, bytes) === 0) continue;
-    while (ancestors.length > 0 && !isPrefixOf(patterns[ancestors[ancestors.length - 1] as number] as Uint8Array, bytes)) {
+    const key = keyOf(ruleIndex);
+    if (entryKeys[entryKeys.length - 1] === key) continue;
+    while (ancestors.length > 0 && !key.startsWith(entryKeys[ancestors[ancestors.length - 1] as number] as string)) {
       ancestors.pop();
     }
     const parent = ancestors[ancestors.length - 1] ?? -1;
     const inherited = entries[parent]?.bestIndex ?? ruleIndex;
     entries.push({ ruleIndex, parent, bestIndex: Math.min(ruleIndex, inherited) });
-    patterns.push(bytes);
+    entryKeys.push(key);
     ancestors.push(entries.length - 1);
   }
   return entries;
