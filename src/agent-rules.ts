@@ -59,12 +59,9 @@ export class AgentRules {
   readonly visitTime: VisitTime | undefined;
   /** Per compiled rule, in priority order: packRule(). */
   private readonly packed: Uint32Array;
-  /**
-   * The patterns as written, for explain(), one after another (writtenEnds[i] is where rule i's ends): one
-   * compact copy, so that compiled rules do not keep the parsed file alive.
-   */
-  private readonly written: Uint8Array;
-  private readonly writtenEnds: Uint32Array;
+  /** The groups the rules came from: explain() reads the patterns as written there. */
+  private readonly groups: readonly Group[];
+  private writtenByLine: Map<number, Uint8Array> | undefined;
   private ruleset: LoadedRuleset | undefined;
 
   /** @internal Use RobotsTxt.forAgent(). */
@@ -73,18 +70,11 @@ export class AgentRules {
     this.crawlDelay = selection.groups.find((group) => group.crawlDelay !== undefined)?.crawlDelay;
     this.requestRate = selection.groups.find((group) => group.requestRate !== undefined)?.requestRate;
     this.visitTime = selection.groups.find((group) => group.visitTime !== undefined)?.visitTime;
+    this.groups = selection.groups;
     // Each group's rules are in line order already; several groups need merging.
     const rules = selection.groups.length === 1 ? (selection.groups[0] as Group).rules : selection.groups.flatMap((group) => group.rules).sort((a, b) => a.line - b.line);
     const compiled = compileRules(rules, profile);
     this.packed = Uint32Array.from(compiled, packRule);
-    this.writtenEnds = new Uint32Array(compiled.length);
-    this.written = new Uint8Array(compiled.reduce((total, rule) => total + rule.written.length, 0));
-    let end = 0;
-    compiled.forEach((rule, index) => {
-      this.written.set(rule.written, end);
-      end += rule.written.length;
-      this.writtenEnds[index] = end;
-    });
     const bytecode = writeBytecode(compiled, {
       normalizeUrl: profile.normalizeUrls,
       robotsTxtAllowed: profile.robotsTxtAlwaysAllowed,
@@ -168,8 +158,8 @@ export class AgentRules {
   private describe(index: number): RuleInfo {
     const packed = this.packed[index] as number;
     const line = packed >>> 2;
-    const start = index === 0 ? 0 : (this.writtenEnds[index - 1] as number);
-    let pattern = utf8.decode(this.written.subarray(start, this.writtenEnds[index]));
+    this.writtenByLine ??= new Map(this.groups.flatMap((group) => group.rules.map((rule) => [rule.line, rule.pattern])));
+    let pattern = utf8.decode(this.writtenByLine.get(line));
     if (packed & DERIVED_BIT) pattern = `${pattern.slice(0, pattern.lastIndexOf('/') + 1)}$`;
     return { kind: packed & ALLOW_BIT ? 'allow' : 'disallow', pattern, line };
   }
