@@ -18,6 +18,7 @@ export default defineConfig({
   plugins: [wasmAsBytes()],
   test: {
     include: ['test/**/*.test.ts'],
+    reporters: ['default', './test/support/summary-reporter.ts'],
     testTimeout: 60_000,
   },
 });

@@ -75,36 +75,34 @@ export class WasmBackend implements MatcherBackend {
   }
 
   load(bytecode: Uint8Array): LoadedRuleset {
-    let pointer = this.allocator.allocate(bytecode.byteLength);
+    const pointer = this.allocator.allocate(bytecode.byteLength);
     this.bytes.set(bytecode, pointer);
-    const byteLength = bytecode.byteLength;
-    return {
-      byteLength,
-      decide: (url) => this.decide(pointer, url),
-      isAllowed: (url) => this.isAllowed(pointer, url),
-      decideMany: (urls, out) => this.decideMany(pointer, urls, out),
-      free: () => {
-        if (pointer !== 0) this.allocator.release(pointer);
-        pointer = 0;
-      },
-    };
+    return new WasmRuleset(this, pointer, bytecode.byteLength);
   }
 
-  private decide(ruleset: number, url: string): number {
+  /** @internal Gives a ruleset's memory back (WasmRuleset.free). */
+  release(pointer: number): void {
+    this.allocator.release(pointer);
+  }
+
+  /** @internal */
+  decide(ruleset: number, url: string): number {
     if (ruleset === 0) throw new Error('this ruleset was disposed; compile it again with forAgent()');
     if (url.length * 3 > this.inputCapacity) this.reserveInput(url.length * 3);
     const length = this.writeUrl(url, this.inputPointer);
     return this.exports.decide(ruleset, this.inputPointer, length, this.scratchPointer);
   }
 
-  private isAllowed(ruleset: number, url: string): boolean {
+  /** @internal */
+  isAllowed(ruleset: number, url: string): boolean {
     if (ruleset === 0) throw new Error('this ruleset was disposed; compile it again with forAgent()');
     if (url.length * 3 > this.inputCapacity) this.reserveInput(url.length * 3);
     const length = this.writeUrl(url, this.inputPointer);
     return this.exports.isAllowed(ruleset, this.inputPointer, length, this.scratchPointer) === 1;
   }
 
-  private decideMany(ruleset: number, urls: readonly string[], out: Uint8Array): void {
+  /** @internal */
+  decideMany(ruleset: number, urls: readonly string[], out: Uint8Array): void {
     if (ruleset === 0) throw new Error('this ruleset was disposed; compile it again with forAgent()');
     const table = this.tablePointer >>> 2;
     let first = 0;
@@ -196,6 +194,32 @@ export class WasmBackend implements MatcherBackend {
     this.inputCapacity = Math.max(bytes, this.inputCapacity * 2, INITIAL_INPUT_BYTES);
     this.inputPointer = this.allocator.allocate(this.inputCapacity + VECTOR_SLACK);
     this.scratchPointer = this.allocator.allocate(this.inputCapacity * 3 + 16);
+  }
+}
+
+/** One ruleset in the backend's memory: a small object per compiled agent, no closures. */
+class WasmRuleset implements LoadedRuleset {
+  constructor(
+    private readonly backend: WasmBackend,
+    private pointer: number,
+    readonly byteLength: number,
+  ) {}
+
+  decide(url: string): number {
+    return this.backend.decide(this.pointer, url);
+  }
+
+  isAllowed(url: string): boolean {
+    return this.backend.isAllowed(this.pointer, url);
+  }
+
+  decideMany(urls: readonly string[], out: Uint8Array): void {
+    this.backend.decideMany(this.pointer, urls, out);
+  }
+
+  free(): void {
+    if (this.pointer !== 0) this.backend.release(this.pointer);
+    this.pointer = 0;
   }
 }
 
