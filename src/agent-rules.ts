@@ -3,7 +3,7 @@ import { writeBytecode } from './compile/bytecode.js';
 import { compileRules, type CompiledRule } from './compile/rules.js';
 import type { LoadedRuleset, MatcherBackend } from './engine/backend.js';
 import type { RequestRate, VisitTime } from './parse/group-directives.js';
-import type { Group } from './parse/model.js';
+import type { Group, RuleLine } from './parse/model.js';
 import type { Selection } from './parse/select.js';
 import type { Profile } from './profile.js';
 
@@ -36,12 +36,9 @@ const unreleased = new FinalizationRegistry<LoadedRuleset>((ruleset) => ruleset.
 
 const utf8 = new TextDecoder('utf-8');
 
-// What AgentRules keeps of each compiled rule, packed in one number to stay small: line << 2 | bits.
-const ALLOW_BIT = 1;
-const DERIVED_BIT = 2;
-
-function packRule(rule: CompiledRule): number {
-  return rule.line * 4 + (rule.derived ? DERIVED_BIT : 0) + (rule.allow ? ALLOW_BIT : 0);
+/** The rules of the selected groups in line order (each group's are in order already). */
+function mergedRules(groups: readonly Group[]): readonly RuleLine[] {
+  return groups.length === 1 ? (groups[0] as Group).rules : groups.flatMap((group) => group.rules).sort((a, b) => a.line - b.line);
 }
 
 function checkUrl(url: unknown): asserts url is string {
@@ -57,11 +54,13 @@ export class AgentRules {
   readonly requestRate: RequestRate | undefined;
   /** Visit-time (UTC) from the applicable groups, if any. */
   readonly visitTime: VisitTime | undefined;
-  /** Per compiled rule, in priority order: packRule(). */
-  private readonly packed: Uint32Array;
-  /** The groups the rules came from: explain() reads the patterns as written there. */
+  /**
+   * Only the matcher's ruleset is kept; explain() and `rules` compile the groups again (the same input
+   * gives the same order) on first use, so that an agent that is only asked isAllowed stays small.
+   */
   private readonly groups: readonly Group[];
-  private writtenByLine: Map<number, Uint8Array> | undefined;
+  private readonly profile: Profile;
+  private compiled: CompiledRule[] | undefined;
   private ruleset: LoadedRuleset | undefined;
 
   /** @internal Use RobotsTxt.forAgent(). */
@@ -71,10 +70,8 @@ export class AgentRules {
     this.requestRate = selection.groups.find((group) => group.requestRate !== undefined)?.requestRate;
     this.visitTime = selection.groups.find((group) => group.visitTime !== undefined)?.visitTime;
     this.groups = selection.groups;
-    // Each group's rules are in line order already; several groups need merging.
-    const rules = selection.groups.length === 1 ? (selection.groups[0] as Group).rules : selection.groups.flatMap((group) => group.rules).sort((a, b) => a.line - b.line);
-    const compiled = compileRules(rules, profile);
-    this.packed = Uint32Array.from(compiled, packRule);
+    this.profile = profile;
+    const compiled = compileRules(mergedRules(selection.groups), profile);
     const bytecode = writeBytecode(compiled, {
       normalizeUrl: profile.normalizeUrls,
       robotsTxtAllowed: profile.robotsTxtAlwaysAllowed,
@@ -85,7 +82,7 @@ export class AgentRules {
 
   /** The compiled rules in the order they are tried (the first match decides). */
   get rules(): readonly RuleInfo[] {
-    return Array.from(this.packed, (_, index) => this.describe(index));
+    return this.compiledRules().map((_, index) => this.describe(index));
   }
 
   /** Bytes the compiled rules occupy in the matcher's memory. */
@@ -155,13 +152,16 @@ export class AgentRules {
     this.ruleset = undefined;
   }
 
+  private compiledRules(): CompiledRule[] {
+    this.compiled ??= compileRules(mergedRules(this.groups), this.profile);
+    return this.compiled;
+  }
+
   private describe(index: number): RuleInfo {
-    const packed = this.packed[index] as number;
-    const line = packed >>> 2;
-    this.writtenByLine ??= new Map(this.groups.flatMap((group) => group.rules.map((rule) => [rule.line, rule.pattern])));
-    let pattern = utf8.decode(this.writtenByLine.get(line));
-    if (packed & DERIVED_BIT) pattern = `${pattern.slice(0, pattern.lastIndexOf('/') + 1)}$`;
-    return { kind: packed & ALLOW_BIT ? 'allow' : 'disallow', pattern, line };
+    const rule = this.compiledRules()[index] as CompiledRule;
+    let pattern = utf8.decode(rule.written);
+    if (rule.derived) pattern = `${pattern.slice(0, pattern.lastIndexOf('/') + 1)}$`;
+    return { kind: rule.allow ? 'allow' : 'disallow', pattern, line: rule.line };
   }
 
   private live(): LoadedRuleset {

@@ -16,6 +16,8 @@ export interface CompiledRule {
   readonly allow: boolean;
   /** Derived by the index.html rule from the allow on the same line (`/dir/index.html` → `/dir/$`). */
   readonly derived: boolean;
+  /** The pattern as the file wrote it (for a derived rule: that of its allow); a view, not a copy. */
+  readonly written: Uint8Array;
   /** What is matched: the normalized pattern. */
   readonly pattern: Uint8Array;
   readonly line: number;
@@ -54,10 +56,10 @@ export function compileRules(rules: readonly RuleLine[], profile: Profile): Comp
   for (const rule of rules) {
     const pattern = percentNormalize(rule.pattern, profile.normalizeUrls);
     if (!canMatchAPath(pattern)) continue;
-    compiled.push({ allow: rule.allow, derived: false, pattern, line: rule.line });
+    compiled.push({ allow: rule.allow, derived: false, written: rule.pattern, pattern, line: rule.line });
     const directory = rule.allow ? directoryOfIndexPage(pattern) : undefined;
     if (directory !== undefined) {
-      compiled.push({ allow: true, derived: true, pattern: directory, line: rule.line });
+      compiled.push({ allow: true, derived: true, written: rule.pattern, pattern: directory, line: rule.line });
     }
   }
   return compiled.sort(byPriority);
