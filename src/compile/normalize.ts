@@ -10,7 +10,7 @@
 const PERCENT = 0x25;
 const UPPER_HEX = '0123456789ABCDEF';
 
-export function isHexDigit(byte: number | undefined): byte is number {
+function isHexDigit(byte: number | undefined): byte is number {
   if (byte === undefined) return false;
   const folded = byte | 0x20;
   return (byte >= 0x30 && byte <= 0x39) || (folded >= 0x61 && folded <= 0x66);
@@ -20,7 +20,7 @@ function hexValue(byte: number): number {
   return byte <= 0x39 ? byte - 0x30 : (byte | 0x20) - 0x61 + 10;
 }
 
-export function isUnreservedByte(byte: number): boolean {
+function isUnreservedByte(byte: number): boolean {
   return (
     (byte >= 0x41 && byte <= 0x5a) ||
     (byte >= 0x61 && byte <= 0x7a) ||

@@ -18,7 +18,7 @@ function text(bytes: Uint8Array): string {
 }
 
 /** The leading run of `[A-Za-z_-]` of a user-agent value, lower-cased. */
-export function productTokenOf(value: string): string {
+function productTokenOf(value: string): string {
   const match = /^[A-Za-z_-]*/.exec(value);
   return (match?.[0] ?? '').toLowerCase();
 }
@@ -29,7 +29,7 @@ function isGlobalAgent(value: string): boolean {
 }
 
 /** Diagnostics kept per file. */
-export const MAX_DIAGNOSTICS = 1000;
+const MAX_DIAGNOSTICS = 1000;
 
 const GROUP_DIRECTIVES = ['crawl-delay', 'request-rate', 'visit-time'] as const;
 const LONGEST_EXTENSION_KEY = 'request-rate'.length;

@@ -65,7 +65,7 @@ function startsWithIgnoringAsciiCase(body: Uint8Array, start: number, end: numbe
 }
 
 /** What kind of record the key in body[start, end) names. */
-export function classifyKey(body: Uint8Array, start: number, end: number): KeyKind {
+function classifyKey(body: Uint8Array, start: number, end: number): KeyKind {
   for (const [kind, spellings] of KEY_SPELLINGS) {
     for (const spelling of spellings) {
       if (startsWithIgnoringAsciiCase(body, start, end, spelling)) return kind;
