@@ -212,7 +212,7 @@ export function decideMany(ruleset: usize, input: usize, table: usize, count: us
 }
 
 /** The verdict for a result of decide(): allowed unless a disallow rule decided. */
-export function verdictOf(ruleset: usize, index: i32): bool {
+function verdictOf(ruleset: usize, index: i32): bool {
   if (index < 0) return true;
   const ruleFlags = <u32>load<u16>(ruleset + HEADER_SIZE + <usize>index * RULE_ENTRY_SIZE, 6);
   return (ruleFlags & 1) != 0;

@@ -4,7 +4,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CACHE_LIMITS, matcherInfo, parseRobotsTxt, RobotsCache, robotsLocation, type RobotsCacheOptions } from '../src/platform/inline.js';
-import { closedPort, closeServers, redirect, startServer, status, text, type Route, type TestServer } from './support/http-server.js';
+import { closedPort, closeServers, redirect, startServer, status, text, type Route } from './support/http-server.js';
 
 const UA = 'ExampleBot/1.2 (+https://example.com/bot)';
 const RULES = 'User-agent: *\nDisallow: /private/\nCrawl-delay: 2\n';

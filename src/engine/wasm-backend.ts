@@ -87,23 +87,26 @@ export class WasmBackend implements MatcherBackend {
 
   /** @internal */
   decide(ruleset: number, url: string): number {
-    if (ruleset === 0) throw new Error('this ruleset was disposed; compile it again with forAgent()');
-    if (url.length * 3 > this.inputCapacity) this.reserveInput(url.length * 3);
-    const length = this.writeUrl(url, this.inputPointer);
+    const length = this.writeInput(ruleset, url);
     return this.exports.decide(ruleset, this.inputPointer, length, this.scratchPointer);
   }
 
   /** @internal */
   isAllowed(ruleset: number, url: string): boolean {
-    if (ruleset === 0) throw new Error('this ruleset was disposed; compile it again with forAgent()');
-    if (url.length * 3 > this.inputCapacity) this.reserveInput(url.length * 3);
-    const length = this.writeUrl(url, this.inputPointer);
+    const length = this.writeInput(ruleset, url);
     return this.exports.isAllowed(ruleset, this.inputPointer, length, this.scratchPointer) === 1;
+  }
+
+  /** Writes one URL into the input region (grown when needed); returns its byte length. */
+  private writeInput(ruleset: number, url: string): number {
+    checkLive(ruleset);
+    if (url.length * 3 > this.inputCapacity) this.reserveInput(url.length * 3);
+    return this.writeUrl(url, this.inputPointer);
   }
 
   /** @internal */
   decideMany(ruleset: number, urls: readonly string[], out: Uint8Array): void {
-    if (ruleset === 0) throw new Error('this ruleset was disposed; compile it again with forAgent()');
+    checkLive(ruleset);
     const table = this.tablePointer >>> 2;
     let first = 0;
     while (first < urls.length) {
@@ -195,6 +198,10 @@ export class WasmBackend implements MatcherBackend {
     this.inputPointer = this.allocator.allocate(this.inputCapacity + VECTOR_SLACK);
     this.scratchPointer = this.allocator.allocate(this.inputCapacity * 3 + 16);
   }
+}
+
+function checkLive(ruleset: number): void {
+  if (ruleset === 0) throw new Error('this ruleset was disposed; compile it again with forAgent()');
 }
 
 /** One ruleset in the backend's memory: a small object per compiled agent, no closures. */
