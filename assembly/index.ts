@@ -1,5 +1,5 @@
-// The WebAssembly module: the matcher (here), which decides one URL against one compiled ruleset, and
-// the lexer (./lexer.ts), which turns robots.txt bytes into records.
+// The WebAssembly module: the matcher (here), which decides one URL (or one path, given as a path)
+// against one compiled ruleset, and the lexer (./lexer.ts), which turns robots.txt bytes into records.
 //
 // It knows bytes and the bytecode format, nothing else. The format is defined and documented in
 // src/compile/bytecode.ts; the constants below mirror it. The TypeScript executor in
@@ -25,6 +25,7 @@ const PREFIX_ENTRY_SIZE: usize = 12;
 
 const RULESET_NORMALIZE_URL: u32 = 1;
 const RULESET_ROBOTS_TXT_ALLOWED: u32 = 2;
+const RULESET_PATH_ENDS_AT_NUL: u32 = 4;
 
 const RULE_END_ANCHORED: u32 = 2;
 const RULE_HAS_WILDCARD: u32 = 4;
@@ -52,8 +53,6 @@ export function heapBase(): usize {
  * Returns the index of the deciding rule, -1 when no rule matches, -2 for the implicitly allowed /robots.txt.
  */
 export function decide(ruleset: usize, input: usize, length: usize, scratch: usize): i32 {
-  const flags = load<u32>(ruleset + HEADER_FLAGS);
-
   // Locate path, params and query, the way Google's GetPathParamsQuery does.
   const searchStart: usize = length >= 2 && load<u16>(input) == 0x2f2f ? 2 : 0;
   firstHash = length;
@@ -65,19 +64,50 @@ export function decide(ruleset: usize, input: usize, length: usize, scratch: usi
   }
   let pathEnd: usize = 0;
   let prependSlash = true;
-  let needsNormalizing = false;
+  let special = false;
   if (pathStart < length && firstHash > pathStart) {
     scanPath(input, pathStart, length);
     pathEnd = firstHash;
-    needsNormalizing = escapedOrHighBytes;
+    special = specialBytes;
     prependSlash = load<u8>(input + pathStart) != SLASH;
   } else {
     pathStart = 0;
   }
+  return decideLocated(ruleset, input + pathStart, pathEnd - pathStart, prependSlash, special, scratch);
+}
 
-  let path = input + pathStart;
-  let pathLength = pathEnd - pathStart;
-  const normalize = (flags & RULESET_NORMALIZE_URL) != 0 && needsNormalizing;
+/**
+ * Decides `input[0..length)` read as a path (and query) just as it stands: no URL is located in it, so
+ * neither a leading "//" nor a '#' means anything; only a missing leading '/' is added. For hosts that
+ * parsed the URL themselves (a URL object's pathname + search is what a fetch of it requests).
+ * Same arguments and result as decide().
+ */
+export function decidePath(ruleset: usize, input: usize, length: usize, scratch: usize): i32 {
+  // scanPath stops at a '#', which is an ordinary byte here: scan on past each one.
+  let special = false;
+  let from: usize = 0;
+  while (true) {
+    scanPath(input, from, length);
+    special = special || specialBytes;
+    if (firstHash >= length) break;
+    from = firstHash + 1;
+  }
+  return decideLocated(ruleset, input, length, length == 0 || load<u8>(input) != SLASH, special, scratch);
+}
+
+/**
+ * What decide() and decidePath() share once the path is found: `path[0..pathLength)`, missing its leading
+ * '/' when `prependSlash`; `special` when a '%', a byte ≥ 0x80 or a NUL stands in it. Inlined, so that a
+ * string check costs no call more than it did before the path entry shared this tail.
+ */
+// @ts-ignore: decorator
+@inline
+function decideLocated(ruleset: usize, path: usize, pathLength: usize, prependSlash: bool, special: bool, scratch: usize): i32 {
+  const flags = load<u32>(ruleset + HEADER_FLAGS);
+  // Google's reference reads the path as a C string. The scan flags a NUL with the other rare bytes, so
+  // only paths that hold one of them are searched.
+  if (special && (flags & RULESET_PATH_ENDS_AT_NUL) != 0) pathLength = findByte(path, 0, pathLength, 0);
+  const normalize = (flags & RULESET_NORMALIZE_URL) != 0 && special;
   if (prependSlash || normalize) {
     let out = scratch;
     if (prependSlash) {
@@ -197,6 +227,11 @@ export function isAllowed(ruleset: usize, input: usize, length: usize, scratch: 
   return verdictOf(ruleset, decide(ruleset, input, length, scratch));
 }
 
+/** decidePath(), reduced to the verdict: 1 allowed, 0 disallowed. */
+export function isAllowedPath(ruleset: usize, input: usize, length: usize, scratch: usize): bool {
+  return verdictOf(ruleset, decidePath(ruleset, input, length, scratch));
+}
+
 /**
  * Decides `count` URLs in one call. `table` holds count + 1 u32 offsets into `input` (URL i spans
  * table[i]..table[i+1]); verdicts go to `out` as one byte each, 1 = allowed, 0 = disallowed.
@@ -279,7 +314,8 @@ function findByte(base: usize, from: usize, end: usize, byte: u8): usize {
 
 // What the scans below found; globals, since returning two values would allocate.
 let firstHash: usize = 0;
-let escapedOrHighBytes = false;
+// A '%', a byte ≥ 0x80 or a NUL: what makes a path need normalizing, or cutting (the NUL).
+let specialBytes = false;
 
 /**
  * The first '/', '?' or ';' from `from` on (or `end`), noting the first '#' before it in firstHash;
@@ -315,18 +351,19 @@ function scanToPathStart(base: usize, from: usize, end: usize): usize {
 
 /**
  * Scans the path from `from`, 16 bytes at a time: firstHash becomes the fragment's '#' (or `end`), and
- * escapedOrHighBytes whether a '%' or a byte ≥ 0x80 stands before it. Reads up to 15 bytes past `end`,
+ * specialBytes whether a '%', a byte ≥ 0x80 or a NUL stands before it. Reads up to 15 bytes past `end`,
  * which the host keeps in its buffers.
  */
 function scanPath(base: usize, from: usize, end: usize): void {
   const hashes = i8x16.splat(<i8>HASH);
   const percents = i8x16.splat(<i8>PERCENT);
+  const ones = i8x16.splat(1);
   let special: i32 = 0;
   for (let i = from; i < end; i += 16) {
     const block = v128.load(base + i);
     let hashMask = i8x16.bitmask(i8x16.eq(block, hashes));
-    // The high bit of each lane: a '%' (0xFF after the compare) or a byte ≥ 0x80.
-    let specialMask = i8x16.bitmask(v128.or(i8x16.eq(block, percents), block));
+    // A '%', or a byte below 1 read as signed: a NUL or a byte ≥ 0x80 (one compare finds both).
+    let specialMask = i8x16.bitmask(v128.or(i8x16.eq(block, percents), i8x16.lt_s(block, ones)));
     const remaining = end - i;
     if (remaining < 16) {
       const valid = (1 << <i32>remaining) - 1;
@@ -336,13 +373,13 @@ function scanPath(base: usize, from: usize, end: usize): void {
     if (hashMask != 0) {
       const at = ctz(hashMask);
       firstHash = i + <usize>at;
-      escapedOrHighBytes = (special | (specialMask & ((1 << at) - 1))) != 0;
+      specialBytes = (special | (specialMask & ((1 << at) - 1))) != 0;
       return;
     }
     special |= specialMask;
   }
   firstHash = end;
-  escapedOrHighBytes = special != 0;
+  specialBytes = special != 0;
 }
 
 function isRobotsTxtPath(path: usize, length: usize): bool {

@@ -1,11 +1,11 @@
 // The lexer: robots.txt bytes → one record per meaningful line, the hot part of parsing.
 //
 // It does what src/parse/lines.ts and src/parse/records.ts do (they are the reference, and the fallback
-// where WebAssembly cannot run; the differential test holds the two together), but 16 bytes at a time:
+// where WebAssembly cannot run; test/lexer.test.ts holds the two together), but 16 bytes at a time:
 // most of a real corpus is long lines that hold no record (HTML served as robots.txt, comments), and
 // scanning them byte by byte in JavaScript is what made parsing slow.
 //
-// Record layout (6 × u32, see src/parse/wasm-lexer.ts):
+// Record layout (6 × u32, read by src/engine/wasm-lexer.ts):
 //   line, keyStart, keyEnd, valueStart, valueEnd, kind | CUT_FLAG
 // kind: 0 malformed (key spans the trimmed content), 1 user-agent, 2 allow, 3 disallow, 4 sitemap,
 //       5 other key, 6 blank line that was cut (only reported because of the flag).

@@ -1,11 +1,13 @@
 /** One agent's compiled rules: built once by RobotsTxt.forAgent(), asked many times. */
 import { writeBytecode } from './compile/bytecode.js';
 import { compileRules, type CompiledRule } from './compile/rules.js';
+import { decodeUtf8 } from './decode-utf8.js';
 import type { LoadedRuleset, MatcherBackend } from './engine/backend.js';
 import type { RequestRate, VisitTime } from './parse/group-directives.js';
 import type { Group, RuleLine } from './parse/model.js';
 import type { Selection } from './parse/select.js';
 import type { Profile } from './profile.js';
+import { isUrlObject, type URLInput } from './web-types.js';
 
 /** Why a URL is allowed or not. */
 export interface Explanation {
@@ -34,15 +36,31 @@ export class RulesDisposedError extends Error {
 // The safety net for rules that are dropped without dispose(): their matcher memory comes back on GC.
 const unreleased = new FinalizationRegistry<LoadedRuleset>((ruleset) => ruleset.free());
 
-const utf8 = new TextDecoder('utf-8');
-
 /** The rules of the selected groups in line order (each group's are in order already). */
 function mergedRules(groups: readonly Group[]): readonly RuleLine[] {
   return groups.length === 1 ? (groups[0] as Group).rules : groups.flatMap((group) => group.rules).sort((a, b) => a.line - b.line);
 }
 
-function checkUrl(url: unknown): asserts url is string {
-  if (typeof url !== 'string') throw new TypeError(`Expected the URL as a string, got ${typeof url}`);
+/** What `value` is, for an error message: `null`, `number`, `Array`, `Uint16Array`, … */
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  return typeof value === 'object' ? Object.prototype.toString.call(value).slice(8, -1) : typeof value;
+}
+
+/**
+ * What a URL object is decided on: the path and query that fetching it requests, exactly. Reading its
+ * href again the way strings are read could find another path (`https://a.com//b.com/x` has the path
+ * `//b.com/x`, which as a string reads as host b.com and path `/x`).
+ */
+function requestPath(url: unknown): string {
+  if (!isUrlObject(url)) throw new TypeError(`Expected the URL as a string or a URL object, got ${kindOf(url)}`);
+  return url.pathname + url.search;
+}
+
+function checkBatchUrl(url: unknown): asserts url is string {
+  if (typeof url === 'string') return;
+  const hint = isUrlObject(url) ? ' (a batch takes strings only: ask isAllowed(url) for a URL object)' : '';
+  throw new TypeError(`Expected the URL as a string, got ${kindOf(url)}${hint}`);
 }
 
 export class AgentRules {
@@ -75,6 +93,7 @@ export class AgentRules {
     const bytecode = writeBytecode(compiled, {
       normalizeUrl: profile.normalizeUrls,
       robotsTxtAllowed: profile.robotsTxtAlwaysAllowed,
+      pathEndsAtNul: profile.pathEndsAtNul,
     });
     this.ruleset = backend.load(bytecode);
     unreleased.register(this, this.ruleset, this);
@@ -96,35 +115,50 @@ export class AgentRules {
   }
 
   /**
-   * May this agent fetch `url`? `url` is an absolute URL or a path with query (`/a/b?c`); any string is
-   * accepted, and one with no path (`""`, `"example.com"`) is asked as `/`.
+   * May this agent fetch `url`? A string is an absolute URL or a path with query (`/a/b?c`), read the way
+   * Google's reference reads it: any string is accepted, and one with no path (`""`, `"example.com"`) is
+   * asked as `/`. A URL object is decided on its `pathname + search` as they stand: the path a fetch of
+   * it requests.
    *
    * @example
+   * const rules = parseRobotsTxt('User-agent: *\nDisallow: /private/\n').forAgent('ExampleBot');
    * rules.isAllowed('https://example.com/private/x'); // false
+   * rules.isAllowed(new URL('https://example.com/private/x?page=2')); // false
    */
-  isAllowed(url: string): boolean {
-    checkUrl(url);
-    return this.live().isAllowed(url);
+  isAllowed(url: string | URLInput): boolean {
+    // Strings are the hot path: one typeof, then straight to the matcher.
+    if (typeof url === 'string') return this.live().isAllowed(url);
+    const path = requestPath(url);
+    return this.live().isAllowedPath(path);
   }
 
   /**
-   * The verdict with the rule that decided it.
+   * The verdict with the rule that decided it; `url` as for isAllowed().
    *
    * @example
-   * rules.explain('/private/x'); // { allowed: false, line: 3, rule: { kind: 'disallow', pattern: '/private/' } }
+   * const rules = parseRobotsTxt('User-agent: *\nDisallow: /private/\n').forAgent('ExampleBot');
+   * rules.explain('/private/x'); // { allowed: false, line: 2, rule: { kind: 'disallow', pattern: '/private/' } }
+   * // A URL object is decided on its pathname, here "//private/x", which no rule matches:
+   * rules.explain(new URL('https://example.com//private/x')); // { allowed: true, line: 0 }
    */
-  explain(url: string): Explanation {
-    checkUrl(url);
-    const index = this.live().decide(url);
+  explain(url: string | URLInput): Explanation {
+    let index: number;
+    if (typeof url === 'string') {
+      index = this.live().decide(url);
+    } else {
+      const path = requestPath(url);
+      index = this.live().decidePath(path);
+    }
     if (index < 0) return { allowed: true, line: 0 };
     const { kind, pattern, line } = this.describe(index);
     return { allowed: kind === 'allow', line, rule: { kind, pattern } };
   }
 
   /**
-   * Many verdicts in one crossing into the matcher.
+   * Many verdicts in one crossing into the matcher; URL strings only.
    *
    * @example
+   * const rules = parseRobotsTxt('User-agent: *\nDisallow: /private/\n').forAgent('ExampleBot');
    * rules.isAllowedMany(['/a', '/private/b']); // [true, false]
    */
   isAllowedMany(urls: readonly string[]): boolean[] {
@@ -133,13 +167,17 @@ export class AgentRules {
 
   /**
    * Like isAllowedMany, written into `out` (1 allowed, 0 disallowed), which is returned; allocates
-   * nothing per URL.
+   * nothing per URL. `out`, when given, must be a Uint8Array of at least `urls.length` bytes.
    */
   isAllowedManyInto(urls: readonly string[], out?: Uint8Array): Uint8Array {
     if (!Array.isArray(urls)) throw new TypeError(`Expected an array of URL strings, got ${urls === null ? 'null' : typeof urls}`);
+    // Anything else would be written through a matcher that expects bytes, or not written at all.
+    if (out !== undefined && !(out instanceof Uint8Array)) {
+      throw new TypeError(`out must be a Uint8Array (one verdict byte per URL), got ${kindOf(out)}`);
+    }
     out ??= new Uint8Array(urls.length);
     if (out.length < urls.length) throw new RangeError(`out holds ${out.length} verdicts; ${urls.length} are needed`);
-    for (const url of urls) checkUrl(url);
+    for (const url of urls) checkBatchUrl(url);
     this.live().decideMany(urls, out);
     return out;
   }
@@ -159,7 +197,8 @@ export class AgentRules {
 
   private describe(index: number): RuleInfo {
     const rule = this.compiledRules()[index] as CompiledRule;
-    let pattern = utf8.decode(rule.written);
+    // decodeUtf8 keeps a U+FEFF the pattern starts with: the text is the pattern as written.
+    let pattern = decodeUtf8(rule.written);
     if (rule.derived) pattern = `${pattern.slice(0, pattern.lastIndexOf('/') + 1)}$`;
     return { kind: rule.allow ? 'allow' : 'disallow', pattern, line: rule.line };
   }

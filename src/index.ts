@@ -22,14 +22,27 @@ export type { FetchLike, FetchRobotsOptions } from './fetch/options.js';
 export { robotsLocation, type RobotsLocation } from './fetch/origin.js';
 export type { RobotsFetchReason, RobotsFetchResult, RobotsFetchRules, RobotsFetchVerdict, RobotsOutcome } from './fetch/outcome.js';
 export { CACHE_LIMITS } from './fetch/cache-policy.js';
+export { productToken } from './fetch/product-token.js';
+export type {
+  AbortSignalInput,
+  AbortSignalShape,
+  BodyStreamShape,
+  FetchInit,
+  ResponseShape,
+  URLInput,
+  UrlShape,
+} from './web-types.js';
 export {
   RobotsCache,
+  RobotsCacheDisposedError,
   type CachedExplanation,
   type CachedRobots,
   type CachedRobotsRules,
   type CachedRobotsVerdict,
   type RefreshFailure,
   type RobotsCacheOptions,
+  type RobotsCacheStats,
+  type RobotsCallOptions,
   type RobotsSource,
   type RobotsSourceKind,
 } from './fetch/robots-cache.js';

@@ -5,7 +5,8 @@
  *   percent-normalized like patterns, `%XX` of unreserved characters is decoded on both sides (§2.2.2),
  *   `/robots.txt` is always allowed (§2.2.2), and the caller's agent must be a product token (§2.2.1).
  * - `google`: Google's reference matcher (github google/robotstxt) verdict for verdict: the URL is
- *   matched as given, and the caller's agent is compared as given.
+ *   matched as given, except that its path ends at a NUL byte, as the reference's C string does, and the
+ *   caller's agent is compared as given.
  */
 
 export type ProfileName = 'rfc9309' | 'google';
@@ -15,6 +16,11 @@ export interface Profile {
   /** Decode `%XX` of unreserved characters in patterns and URLs, and normalize URLs like patterns. */
   readonly normalizeUrls: boolean;
   readonly robotsTxtAlwaysAllowed: boolean;
+  /**
+   * The URL's path (once located, a missing leading `/` added) ends at its first NUL byte: Google's
+   * reference matches the path as a C string. RFC 9309 knows no such cut: the whole path is matched.
+   */
+  readonly pathEndsAtNul: boolean;
   /**
    * The key that user-agent lines are compared with (lower-case), or undefined when the caller's agent
    * can match no named group. Throws a TypeError for an agent the profile refuses.
@@ -30,6 +36,7 @@ const rfc9309: Profile = {
   name: 'rfc9309',
   normalizeUrls: true,
   robotsTxtAlwaysAllowed: true,
+  pathEndsAtNul: false,
   agentKey(agent) {
     const match = typeof agent === 'string' ? PRODUCT_WITH_VERSION.exec(agent) : null;
     if (match === null) {
@@ -47,6 +54,7 @@ const google: Profile = {
   name: 'google',
   normalizeUrls: false,
   robotsTxtAlwaysAllowed: false,
+  pathEndsAtNul: true,
   agentKey(agent) {
     if (typeof agent !== 'string') throw new TypeError(`Invalid user agent ${String(agent)}: expected a string`);
     // A user-agent line is cut to [A-Za-z_-]*, so any other character can never compare equal.

@@ -7,6 +7,7 @@ import { parseRobotsBody } from './parse/groups.js';
 import type { Diagnostic, Group, ParsedRobots } from './parse/model.js';
 import { selectGroups } from './parse/select.js';
 import { profileNamed, type Profile, type ProfileName } from './profile.js';
+import type { URLInput } from './web-types.js';
 
 /** Options of parseRobotsTxt(). */
 export interface ParseOptions {
@@ -34,9 +35,16 @@ export class RobotsTxt {
   readonly diagnostics: readonly Diagnostic[];
   /** The user-agent groups as parsed. */
   readonly groups: readonly Group[];
-  /** Bytes that were parsed, and bytes past maxBytes that were ignored. */
+  /** Bytes of the body that were parsed (at most maxBytes). */
   readonly bytesParsed: number;
-  readonly bytesIgnored: number;
+  /**
+   * Bytes past maxBytes that were ignored: 0 when the whole body was parsed. A body fetched by
+   * fetchRobotsTxt or RobotsCache stops downloading at the limit, so there it is known only from an
+   * uncompressed body's Content-Length, and undefined otherwise.
+   */
+  readonly bytesIgnored: number | undefined;
+  /** Whether the body was longer than maxBytes, its end ignored. */
+  readonly truncated: boolean;
   private readonly profileRules: Profile;
   private readonly compiled = new Map<string, AgentRules>();
 
@@ -51,11 +59,7 @@ export class RobotsTxt {
     this.groups = parsed.groups;
     this.bytesParsed = parsed.bytesParsed;
     this.bytesIgnored = parsed.bytesIgnored;
-  }
-
-  /** Whether part of the body was past maxBytes and ignored. */
-  get truncated(): boolean {
-    return this.bytesIgnored > 0;
+    this.truncated = parsed.truncated;
   }
 
   /**
@@ -63,8 +67,10 @@ export class RobotsTxt {
    * same agent returns the same object (until it is disposed).
    *
    * @example
+   * const robots = parseRobotsTxt('User-agent: *\nDisallow: /private/\n');
    * const rules = robots.forAgent('ExampleBot');
-   * rules.isAllowed('https://example.com/private/x');
+   * rules.isAllowed('https://example.com/private/x'); // false
+   * robots.forAgent('ExampleBot') === rules; // true
    */
   forAgent(agent: string): AgentRules {
     const key = this.profileRules.agentKey(agent) ?? NO_NAMED_GROUP;
@@ -77,12 +83,13 @@ export class RobotsTxt {
   }
 
   /**
-   * May `agent` fetch `url`? Compiles the agent's rules on first use and keeps them.
+   * May `agent` fetch `url` (a string, or a URL object: see AgentRules.isAllowed)? Compiles the agent's
+   * rules on first use and keeps them.
    *
    * @example
    * parseRobotsTxt('User-agent: *\nDisallow: /private/').isAllowed('https://example.com/private/x', 'ExampleBot'); // false
    */
-  isAllowed(url: string, agent: string): boolean {
+  isAllowed(url: string | URLInput, agent: string): boolean {
     return this.forAgent(agent).isAllowed(url);
   }
 
@@ -90,7 +97,7 @@ export class RobotsTxt {
    * The URL without the query parameters that Yandex `Clean-param` lines declare meaningless for its path.
    *
    * @example
-   * // Clean-param: ref /books/
+   * const robots = parseRobotsTxt('Clean-param: ref /books/\n');
    * robots.cleanUrl('https://example.com/books/1?ref=home&page=2'); // 'https://example.com/books/1?page=2'
    */
   cleanUrl(url: string): string {
@@ -124,4 +131,15 @@ export function parseRobotsTxt(body: string | Uint8Array, options: ParseOptions 
   const { bytes, totalBytes, endsMidLine } = limitBody(body, maxBytes);
   const parsed = parseRobotsBody(bytes, totalBytes - bytes.length, maxBytes, endsMidLine, currentRecordReader());
   return new RobotsTxt(parsed, profile);
+}
+
+/**
+ * @internal A body read from the network up to one byte past maxBytes (so that a line cut by the limit
+ * is recognised); `bytesIgnored` is what the response said lay beyond, when it said so.
+ */
+export function parseFetchedRobotsTxt(body: Uint8Array, options: Required<ParseOptions>, bytesIgnored: number | undefined): RobotsTxt {
+  const { bytes, totalBytes, endsMidLine } = limitBody(body, options.maxBytes);
+  const ignored = totalBytes > bytes.length ? bytesIgnored : 0;
+  const parsed = parseRobotsBody(bytes, ignored, options.maxBytes, endsMidLine, currentRecordReader());
+  return new RobotsTxt(parsed, profileNamed(options.profile));
 }

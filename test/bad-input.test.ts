@@ -111,7 +111,7 @@ describe('binary garbage', TIMEOUT, () => {
     const body = robotsLikeGarbage(256 * 1024, 0xbad);
     for (const profile of PROFILES) {
       const robots = parseRobotsTxt(body, { profile });
-      expect(robots.bytesParsed + robots.bytesIgnored).toBe(body.length);
+      expect(robots.bytesParsed + (robots.bytesIgnored ?? NaN)).toBe(body.length);
       for (const agent of ['Googlebot', 'ExampleBot']) {
         const rules = robots.forAgent(agent).rules;
         const urls = rules.slice(0, 200).flatMap(({ pattern }) => {
@@ -362,6 +362,46 @@ describe('arguments of the wrong type', TIMEOUT, () => {
       expect(() => robots.cleanUrl(url as string), what).toThrow(/URL as a string/);
       expect(() => rules.isAllowedMany(['/a', url as string]), what).toThrow(/URL as a string/);
       expect(() => rules.isAllowedMany(url as string[]), what).toThrow(TypeError);
+    }
+  });
+
+  // AgentRules.isAllowed: a URL is a string or a URL object; anything else is refused, saying both.
+  it('refuses a URL that is neither a string nor a URL object with a TypeError that names both', () => {
+    const rules = robots.forAgent('ExampleBot');
+    const notUrls: readonly unknown[] = [...NOT_STRINGS.map(([, url]) => url), { pathname: '/private' }, ['/private'], new Uint8Array(1)];
+    for (const url of notUrls) {
+      const what = Object.prototype.toString.call(url);
+      for (const ask of [() => rules.isAllowed(url as URL), () => rules.explain(url as URL), () => robots.isAllowed(url as URL, 'ExampleBot')]) {
+        expect(ask, what).toThrow(TypeError);
+        expect(ask, what).toThrow(/string or a URL object/);
+      }
+    }
+    expect(() => rules.isAllowed(42 as unknown as URL)).toThrow(/got number/);
+    expect(() => rules.isAllowed([] as unknown as URL)).toThrow(/got Array/);
+  });
+
+  it('refuses a URL object in a batch with a TypeError that says to ask isAllowed for it', () => {
+    const rules = robots.forAgent('ExampleBot');
+    const batch = ['/a', new URL('https://example.com/private')] as unknown as string[];
+    expect(() => rules.isAllowedMany(batch)).toThrow(TypeError);
+    expect(() => rules.isAllowedMany(batch)).toThrow(/isAllowed\(url\)/);
+  });
+
+  // AgentRules.isAllowedManyInto writes one byte per URL into `out`, which must be a Uint8Array.
+  it('refuses an out that is not a Uint8Array with a TypeError that says so, with both matchers', () => {
+    const notBytes: readonly unknown[] = [[], [0, 0], new Array(2), new Uint16Array(2), new Uint8ClampedArray(2), new ArrayBuffer(2), null, {}, '00', 2];
+    for (const matcher of MATCHERS) {
+      setMatcher(matcher);
+      const rules = parseRobotsTxt('User-agent: *\nDisallow: /private\n').forAgent('ExampleBot');
+      for (const out of notBytes) {
+        const what = `${Object.prototype.toString.call(out)} (${matcher})`;
+        const ask = (): unknown => rules.isAllowedManyInto(['/a', '/private'], out as Uint8Array);
+        expect(ask, what).toThrow(TypeError);
+        expect(ask, what).toThrow(/out must be a Uint8Array/);
+      }
+      // A Uint8Array, or a subclass such as Node's Buffer, is taken.
+      expect(Array.from(rules.isAllowedManyInto(['/a', '/private'], Buffer.alloc(2)))).toEqual([1, 0]);
+      expect(Array.from(rules.isAllowedManyInto(['/a', '/private']))).toEqual([1, 0]);
     }
   });
 

@@ -148,7 +148,7 @@ describeCorpus('the real-world corpus', () => {
     const problems: string[] = [];
     forEachParsed(({ name, body }, robots, profile) => {
       const where = `${name} (${profile})`;
-      if (robots.bytesParsed + robots.bytesIgnored !== body.length) {
+      if (robots.bytesParsed + (robots.bytesIgnored ?? NaN) !== body.length) {
         problems.push(`${where}: ${robots.bytesParsed} parsed + ${robots.bytesIgnored} ignored ≠ ${body.length}`);
       }
       if (robots.bytesParsed !== Math.min(body.length, DEFAULT_MAX_BYTES)) problems.push(`${where}: parsed ${robots.bytesParsed}`);

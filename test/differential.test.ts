@@ -5,15 +5,18 @@
  * a preallocated input region, freed rulesets giving their memory back); these tests pin that being fast
  * never changes a verdict, and that the batch and memory machinery of §3 hold under load.
  *
+ * Both entries are held together: decide (a URL string, read the way Google's reference reads it) and
+ * decidePath (a path taken as it stands, what a URL object's pathname + search needs).
+ *
  * On top, a third matcher written straight from the definition (a regular expression per pattern) checks
- * the executor itself on plain paths, so that the two matchers cannot agree on a shared mistake unseen.
+ * both matchers on plain paths and on the path entry, so that they cannot agree on a shared mistake unseen.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { writeBytecode, type BytecodeRule } from '../src/compile/bytecode.js';
 import { percentNormalize } from '../src/compile/normalize.js';
-import { executeBytecode, isAllowRule } from '../src/engine/executor.js';
+import { executeBytecode, executeBytecodeOnPath, isAllowRule } from '../src/engine/executor.js';
 import { pathParamsQuery } from '../src/engine/url-path.js';
 import { WasmBackend, createWasmBackend } from '../src/engine/wasm-backend.js';
 
@@ -34,6 +37,7 @@ const PATH_TOKENS = [
   '/', '/', '/', 'a', 'a', 'b', '.', '?', '=', '&', '%', '2', 'F', 'f', '*', '$', 'é', 'ツ', '😀', '%41',
   '%2f', '%2F', '%e9', '%C3%A9', '%7e', '%25', ';', ';p=1', '#', '#frag', 'ab', '/a', 'A', '',
   '\uD800', '\uDC00', // lone surrogates: both sides must see U+FFFD
+  '\u0000', 'a\u0000b', '\u0000/a', // NUL: where the google profile's path ends
 ] as const;
 
 const patternBody = fc.array(fc.constantFrom(...PATTERN_TOKENS), { maxLength: 10 }).map((parts) => parts.join(''));
@@ -74,7 +78,7 @@ const pathBody = fc.array(fc.constantFrom(...PATH_TOKENS), { maxLength: 14 }).ma
 
 const urlPrefix = fc.constantFrom(
   '', '', '', 'http://h.com', 'https://h.com', 'http://h.com:8080', '//h.com', '//', 'h.com', 'HTTP://H.COM',
-  'http://', 'a://b', 'http://h.com?', 'ftp://h.com/x',
+  'http://', 'a://b', 'http://h.com?', 'ftp://h.com/x', 'http://h\u0000.com',
 );
 
 const urlText: fc.Arbitrary<string> = fc.oneof(
@@ -117,11 +121,19 @@ function derivedRule(urls: readonly string[]): fc.Arbitrary<RuleText> {
     });
 }
 
+/** The ruleset flags of the bytecode header (src/compile/bytecode.ts), each profile's and every mix. */
+interface Flags {
+  readonly normalizeUrl: boolean;
+  readonly robotsTxtAllowed: boolean;
+  readonly pathEndsAtNul: boolean;
+}
+
+const flags: fc.Arbitrary<Flags> = fc.record({ normalizeUrl: fc.boolean(), robotsTxtAllowed: fc.boolean(), pathEndsAtNul: fc.boolean() });
+
 interface Scenario {
   readonly rules: readonly RuleText[];
   readonly form: PatternForm;
-  readonly normalizeUrl: boolean;
-  readonly robotsTxtAllowed: boolean;
+  readonly flags: Flags;
   readonly urls: readonly string[];
 }
 
@@ -129,15 +141,16 @@ const scenario: fc.Arbitrary<Scenario> = fc.array(urlText, { minLength: 1, maxLe
   fc.record({
     rules: fc.array(fc.oneof({ weight: 1, arbitrary: ruleText }, { weight: 2, arbitrary: derivedRule(urls) }), { maxLength: 8 }),
     form: patternForm,
-    normalizeUrl: fc.boolean(),
-    robotsTxtAllowed: fc.boolean(),
+    flags,
     urls: fc.constant(urls),
   }),
 );
 
-function compile(rules: readonly RuleText[], form: PatternForm, normalizeUrl: boolean, robotsTxtAllowed: boolean): Uint8Array {
+const RFC9309_FLAGS: Flags = { normalizeUrl: true, robotsTxtAllowed: true, pathEndsAtNul: false };
+
+function compile(rules: readonly RuleText[], form: PatternForm, options: Flags): Uint8Array {
   const bytecodeRules: BytecodeRule[] = rules.map((rule) => ({ allow: rule.allow, pattern: patternBytes(rule.pattern, form) }));
-  return writeBytecode(bytecodeRules, { normalizeUrl, robotsTxtAllowed });
+  return writeBytecode(bytecodeRules, options);
 }
 
 function referenceVerdict(bytecode: Uint8Array, url: string): 0 | 1 {
@@ -151,12 +164,15 @@ describe('the WebAssembly matcher agrees with the reference executor', () => {
 
   it('picks the same deciding rule, one URL at a time and in a batch, on random rules and URLs', () => {
     fc.assert(
-      fc.property(scenario, ({ rules, form, normalizeUrl, robotsTxtAllowed, urls }) => {
-        const bytecode = compile(rules, form, normalizeUrl, robotsTxtAllowed);
+      fc.property(scenario, ({ rules, form, flags, urls }) => {
+        const bytecode = compile(rules, form, flags);
         const loaded = backend.load(bytecode);
         try {
           for (const url of urls) {
             expect(loaded.decide(url), JSON.stringify(url)).toBe(executeBytecode(bytecode, encoder.encode(url)));
+            // The same text through the path entry: no URL located, so "//", "#" and the rest are path bytes.
+            expect(loaded.decidePath(url), `path ${JSON.stringify(url)}`).toBe(executeBytecodeOnPath(bytecode, encoder.encode(url)));
+            expect(loaded.isAllowedPath(url)).toBe(isAllowRule(bytecode, loaded.decidePath(url)));
           }
           const out = new Uint8Array(urls.length);
           loaded.decideMany(urls, out);
@@ -200,7 +216,7 @@ describe('the WebAssembly matcher agrees with the reference executor', () => {
 
     for (const normalizeUrl of [true, false]) {
       for (const robotsTxtAllowed of [true, false]) {
-        const bytecode = compile(rules, 'rfc9309', normalizeUrl, robotsTxtAllowed);
+        const bytecode = compile(rules, 'rfc9309', { normalizeUrl, robotsTxtAllowed, pathEndsAtNul: !normalizeUrl });
         const loaded = fresh.load(bytecode);
         const out = new Uint8Array(urls.length).fill(7);
         loaded.decideMany(urls, out);
@@ -225,8 +241,7 @@ describe('the WebAssembly matcher agrees with the reference executor', () => {
         { allow: false, pattern: '/ツ' },
       ],
       'rfc9309',
-      true,
-      true,
+      RFC9309_FLAGS,
     );
     const loaded = fresh.load(bytecode);
     const urls = [22_000, 40_000, 90_000].flatMap((length) => [
@@ -249,12 +264,11 @@ describe('freeing a ruleset gives its memory back', () => {
     if (!(memory instanceof WebAssembly.Memory)) throw new TypeError('the matcher exports no memory');
     const backend = new WasmBackend(instance);
 
-    const small = compile([{ allow: false, pattern: '/a*b$' }], 'rfc9309', true, true);
+    const small = compile([{ allow: false, pattern: '/a*b$' }], 'rfc9309', RFC9309_FLAGS);
     const large = compile(
       Array.from({ length: 300 }, (_, i) => ({ allow: i % 2 === 0, pattern: `/${'ab'.repeat(i % 40)}*${String(i)}$` })),
       'rfc9309',
-      true,
-      true,
+      RFC9309_FLAGS,
     );
     // One warm-up round settles the working set (two large and one small ruleset at a time); a ruleset
     // loaded after it and kept stays above the freed space, so the cycles must reuse freed blocks rather
@@ -305,28 +319,74 @@ function oracleFirstMatch(patterns: readonly string[], path: string): number {
   return patterns.findIndex((pattern) => oracleRegExp(pattern).test(path));
 }
 
-// Plain paths: one leading `/`, then none of what makes path extraction or normalization kick in.
-const PLAIN_TOKENS = ['/', 'a', 'a', 'b', '.', '=', '&', '2', 'F', '*', '$', 'ab', 'aab', 'ba'] as const;
+// Plain paths: one leading `/`, then none of what makes path extraction or normalization kick in, but
+// NUL, which the google profile's path ends at.
+const PLAIN_TOKENS = ['/', 'a', 'a', 'b', '.', '=', '&', '2', 'F', '*', '$', 'ab', 'aab', 'ba', '\u0000'] as const;
 const plainPath = fc
   .array(fc.constantFrom(...PLAIN_TOKENS), { maxLength: 12 })
   .map((parts) => `/${parts.join('')}`)
   .filter((path) => !path.startsWith('//'));
 const plainPattern = fc.array(fc.constantFrom(...PLAIN_TOKENS, '*', '**', '$', '$'), { maxLength: 10 }).map((parts) => `/${parts.join('')}`);
 
-describe('the reference executor agrees with a regular-expression oracle', () => {
+// What the path entry takes as it stands and the string entry would read as a URL: leading "//", "#",
+// "?", ";", "://", no leading slash at all.
+const PATH_ENTRY_TOKENS = [...PLAIN_TOKENS, '//', '#', '#a', '?', '?a=b', ';', '://', 'h.com/'] as const;
+const pathEntryPath = fc.array(fc.constantFrom(...PATH_ENTRY_TOKENS), { maxLength: 12 }).map((parts) => parts.join(''));
+
+/** What a matcher must match for the path entry: the text as it stands, `/` in front when missing. */
+function oraclePathEntry(path: string, pathEndsAtNul: boolean): string {
+  const withSlash = path.startsWith('/') ? path : `/${path}`;
+  const nul = withSlash.indexOf('\u0000');
+  return pathEndsAtNul && nul >= 0 ? withSlash.slice(0, nul) : withSlash;
+}
+
+describe('both matchers agree with a regular-expression oracle', () => {
+  const backend = createWasmBackend(wasmModule);
+
   it('decides by the first rule in table order whose pattern matches the path', () => {
     fc.assert(
       fc.property(
         fc.array(fc.record({ allow: fc.boolean(), pattern: plainPattern }), { maxLength: 8 }),
         fc.array(plainPath, { minLength: 1, maxLength: 8 }),
         fc.boolean(),
-        (rules, paths, normalizeUrl) => {
-          const bytecode = compile(rules, 'rfc9309', normalizeUrl, false);
+        fc.boolean(),
+        (rules, paths, normalizeUrl, pathEndsAtNul) => {
+          const bytecode = compile(rules, 'rfc9309', { normalizeUrl, robotsTxtAllowed: false, pathEndsAtNul });
+          const loaded = backend.load(bytecode);
           const patterns = rules.map((rule) => latin1(encoder.encode(rule.pattern)));
           for (const path of paths) {
-            const expected = oracleFirstMatch(patterns, latin1(encoder.encode(path)));
-            expect(executeBytecode(bytecode, encoder.encode(path)), `${JSON.stringify(patterns)} on ${path}`).toBe(expected);
+            // A plain path is its own path, up to a NUL where the flag says the path ends there.
+            const expected = oracleFirstMatch(patterns, latin1(encoder.encode(oraclePathEntry(path, pathEndsAtNul))));
+            expect(executeBytecode(bytecode, encoder.encode(path)), `${JSON.stringify(patterns)} on ${JSON.stringify(path)}`).toBe(expected);
+            expect(loaded.decide(path), `wasm: ${JSON.stringify(patterns)} on ${JSON.stringify(path)}`).toBe(expected);
           }
+          loaded.free();
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+
+  // spec: 003_14cd348ff9b99c23.txt, "URL matching based on path values": the path entry (a URL object's
+  // pathname + search) is matched as it stands, so nothing in it may be read as a host or a fragment.
+  it('decides a path given as a path on that path exactly, through the path entry', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ allow: fc.boolean(), pattern: plainPattern }), { maxLength: 8 }),
+        fc.array(pathEntryPath, { minLength: 1, maxLength: 8 }),
+        fc.boolean(),
+        fc.boolean(),
+        (rules, paths, normalizeUrl, pathEndsAtNul) => {
+          const bytecode = compile(rules, 'rfc9309', { normalizeUrl, robotsTxtAllowed: false, pathEndsAtNul });
+          const loaded = backend.load(bytecode);
+          const patterns = rules.map((rule) => latin1(encoder.encode(rule.pattern)));
+          for (const path of paths) {
+            const expected = oracleFirstMatch(patterns, latin1(encoder.encode(oraclePathEntry(path, pathEndsAtNul))));
+            const what = `${JSON.stringify(patterns)} on ${JSON.stringify(path)}`;
+            expect(executeBytecodeOnPath(bytecode, encoder.encode(path)), what).toBe(expected);
+            expect(loaded.decidePath(path), `wasm: ${what}`).toBe(expected);
+          }
+          loaded.free();
         },
       ),
       { numRuns: 3000 },
@@ -340,5 +400,11 @@ describe('the reference executor agrees with a regular-expression oracle', () =>
     expect(oracleFirstMatch(['/a.b'], '/axb')).toBe(-1);
     expect(oracleFirstMatch(['/x', '/a', '/'], '/ab')).toBe(1);
     expect(oracleFirstMatch(['/a*$'], '/abc')).toBe(0);
+    expect(oraclePathEntry('//h.com/x#y', false)).toBe('//h.com/x#y');
+    expect(oraclePathEntry('?a', false)).toBe('/?a');
+    expect(oraclePathEntry('', false)).toBe('/');
+    expect(oraclePathEntry('/a\u0000b', true)).toBe('/a');
+    expect(oraclePathEntry('\u0000a', true)).toBe('/');
+    expect(oraclePathEntry('/a\u0000b', false)).toBe('/a\u0000b');
   });
 });

@@ -3,7 +3,15 @@
  * Time is an injected clock: the tests move it instead of sleeping.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CACHE_LIMITS, matcherInfo, parseRobotsTxt, RobotsCache, robotsLocation, type RobotsCacheOptions } from '../src/platform/inline.js';
+import {
+  CACHE_LIMITS,
+  matcherInfo,
+  parseRobotsTxt,
+  RobotsCache,
+  RobotsCacheDisposedError,
+  robotsLocation,
+  type RobotsCacheOptions,
+} from '../src/platform/inline.js';
 import { closedPort, closeServers, redirect, startServer, status, text, type Route } from './support/http-server.js';
 
 const UA = 'ExampleBot/1.2 (+https://example.com/bot)';
@@ -59,6 +67,7 @@ describe('verdicts', () => {
         redirects: 0,
         bytes: RULES.length,
         truncated: false,
+        bytesIgnored: 0,
         contentType: 'text/plain; charset=utf-8',
         looksLikeHtml: false,
       },
@@ -475,5 +484,258 @@ describe('bad input', () => {
     } finally {
       vi.unstubAllGlobals();
     }
+  });
+});
+
+describe('the URL that is checked is the URL that is fetched', () => {
+  // The WHATWG URL parser (fetch's) reads `\` as `/` in http(s) URLs, and resolves dot segments.
+  it.each(['\\private', '/public/../private/', '/./private/x', '/%2E%2E/private/x'])(
+    'the string %j and its URL object get the same verdict: the path fetch() would request',
+    async (path) => {
+      const server = await startServer({ '/robots.txt': text('User-agent: *\nDisallow: /private\n') });
+      const robots = cacheFor();
+      const url = `${server.origin}${path}`;
+      const requested = new URL(url).pathname;
+      expect(requested.startsWith('/private')).toBe(true);
+      expect(await robots.isAllowed(url)).toBe(false);
+      expect(await robots.isAllowed(new URL(url))).toBe(false);
+      expect((await robots.explain(url)).line).toBe(2);
+    },
+  );
+
+  it('a path that starts with // is matched as the path, not read as a host', async () => {
+    const server = await startServer({ '/robots.txt': text('User-agent: *\nDisallow: //evil\n') });
+    const robots = cacheFor();
+    expect(await robots.isAllowed(`${server.origin}//evil.example/x`)).toBe(false);
+    expect(await robots.isAllowed(`${server.origin}/x`)).toBe(true);
+  });
+
+  it('the query decides, the fragment does not', async () => {
+    const server = await startServer({ '/robots.txt': text('User-agent: *\nDisallow: /*?print\nDisallow: /*top$\n') });
+    const robots = cacheFor();
+    expect(await robots.isAllowed(`${server.origin}/page?print=1#x`)).toBe(false);
+    expect(await robots.isAllowed(`${server.origin}/pagetop`)).toBe(false);
+    expect(await robots.isAllowed(`${server.origin}/page#top`)).toBe(true);
+  });
+});
+
+describe('the agent of a full User-Agent header', () => {
+  it('is the crawler token in its comment, so the site\'s group for the crawler applies', async () => {
+    const server = await startServer({ '/robots.txt': text('User-agent: ExampleBot\nDisallow: /mine\n\nUser-agent: *\nDisallow: /\n') });
+    const robots = cacheFor({ userAgent: 'Mozilla/5.0 (compatible; ExampleBot/2.1; +https://example.com/bot)' });
+    expect(robots.agent).toBe('ExampleBot');
+    expect(await robots.isAllowed(`${server.origin}/page`)).toBe(true);
+    expect(await robots.isAllowed(`${server.origin}/mine`)).toBe(false);
+  });
+
+  it('a browser\'s header names no crawler: a TypeError that says to pass agent', () => {
+    const chrome = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+    expect(() => new RobotsCache({ userAgent: chrome })).toThrow(TypeError);
+    expect(() => new RobotsCache({ userAgent: chrome })).toThrow(/pass \{ agent: 'ExampleBot' \}/);
+    expect(new RobotsCache({ userAgent: chrome, agent: 'ExampleBot' }).agent).toBe('ExampleBot');
+  });
+});
+
+describe('dispose() ends the cache; clear() empties it', () => {
+  it('dispose() cancels fetches in flight: their callers get RobotsCacheDisposedError at once, and nothing lands', async () => {
+    let answer!: () => void;
+    const server = await startServer({
+      '/robots.txt': (_request, response) => {
+        answer = () => response.writeHead(200, { 'content-type': 'text/plain' }).end(RULES);
+      },
+    });
+    const robots = cacheFor();
+    const pending = [robots.isAllowed(`${server.origin}/a`), robots.get(server.origin)];
+    await vi.waitFor(() => expect(server.count()).toBe(1));
+    robots.dispose();
+    for (const call of pending) await expect(call).rejects.toBeInstanceOf(RobotsCacheDisposedError);
+    answer();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(robots.size).toBe(0);
+    expect(robots.stats().bytesHeld).toBe(0);
+  });
+
+  it('every call after dispose() rejects with RobotsCacheDisposedError, which says what to do', async () => {
+    const robots = cacheFor();
+    robots.dispose();
+    robots.dispose();
+    await expect(robots.isAllowed('https://example.com/')).rejects.toThrow(/create a new RobotsCache.*clear\(\)/);
+    await expect(robots.explain('https://example.com/')).rejects.toBeInstanceOf(RobotsCacheDisposedError);
+    await expect(robots.get('https://example.com/')).rejects.toBeInstanceOf(RobotsCacheDisposedError);
+    await expect(robots.crawlDelay('https://example.com/')).rejects.toBeInstanceOf(RobotsCacheDisposedError);
+  });
+
+  it('clear() frees every origin and keeps the cache usable: the next call fetches again', async () => {
+    const server = await startServer({ '/robots.txt': text(RULES) });
+    const robots = cacheFor();
+    const cached = await robots.get(server.origin);
+    robots.clear();
+    expect(robots.size).toBe(0);
+    expect(cached.rules?.disposed).toBe(true);
+    expect(await robots.isAllowed(`${server.origin}/private/x`)).toBe(false);
+    expect(server.count()).toBe(2);
+  });
+});
+
+describe('cache lifetimes as options', () => {
+  it('minLifetimeMs and maxLifetimeMs move the floor and the ceiling', async () => {
+    const short = await startServer({ '/robots.txt': text(RULES, 200, { 'cache-control': 'max-age=1' }) });
+    const long = await startServer({ '/robots.txt': text(RULES, 200, { 'cache-control': 'max-age=86400' }) });
+    const plain = await startServer({ '/robots.txt': text(RULES) });
+    const robots = cacheFor({ minLifetimeMs: 10 * SECOND, maxLifetimeMs: HOUR });
+    for (const [server, lifetime] of [[short, 10 * SECOND], [long, HOUR], [plain, HOUR]] as const) {
+      const cached = await robots.get(server.origin);
+      expect(cached.expiresAt - cached.fetchedAt).toBe(lifetime);
+    }
+  });
+
+  it('an invalid max-age is stale: the floor applies, not the 24-hour ceiling', async () => {
+    const server = await startServer({ '/robots.txt': text(RULES, 200, { 'cache-control': 'max-age=-1' }) });
+    const cached = await cacheFor().get(server.origin);
+    expect(cached.expiresAt - cached.fetchedAt).toBe(CACHE_LIMITS.minLifetime);
+  });
+
+  it.each([
+    [{ maxLifetimeMs: DAY + 1 }, /at most 86400000/],
+    [{ minLifetimeMs: 2 * HOUR, maxLifetimeMs: HOUR }, /must not exceed/],
+    [{ minLifetimeMs: 0 }, /minLifetimeMs/],
+    [{ maxLifetimeMs: Number.NaN }, /maxLifetimeMs/],
+  ])('rejects bad lifetimes: %j', (options, message) => {
+    expect(() => new RobotsCache({ userAgent: UA, ...options })).toThrow(RangeError);
+    expect(() => new RobotsCache({ userAgent: UA, ...options })).toThrow(message);
+  });
+
+  it('a clock that returns NaN is a TypeError when the cache is made', () => {
+    expect(() => new RobotsCache({ userAgent: UA, now: () => Number.NaN })).toThrow(TypeError);
+    expect(() => new RobotsCache({ userAgent: UA, now: () => Number.NaN })).toThrow(/finite number of milliseconds/);
+  });
+
+  it('maxBytes must be finite for a cache too', () => {
+    expect(() => new RobotsCache({ userAgent: UA, maxBytes: Infinity })).toThrow(/must be bounded/);
+  });
+});
+
+describe('revalidation with ETag and Last-Modified', () => {
+  function conditional(validator: { etag?: string; lastModified?: string }, body = RULES): Route & { bodies: () => number } {
+    let bodies = 0;
+    const route = ((request, response) => {
+      const matches =
+        (validator.etag !== undefined && request.headers['if-none-match'] === validator.etag) ||
+        (validator.lastModified !== undefined && request.headers['if-modified-since'] === validator.lastModified);
+      const headers: Record<string, string> = { 'cache-control': 'max-age=60', 'content-type': 'text/plain' };
+      if (validator.etag !== undefined) headers.etag = validator.etag;
+      if (validator.lastModified !== undefined) headers['last-modified'] = validator.lastModified;
+      if (matches) return void response.writeHead(304, headers).end();
+      bodies++;
+      response.writeHead(200, headers).end(body);
+    }) as Route & { bodies: () => number };
+    route.bodies = () => bodies;
+    return route;
+  }
+
+  it.each([{ etag: '"v1"' }, { lastModified: 'Wed, 21 Oct 2026 07:28:00 GMT' }])(
+    'an expired copy is asked for conditionally (%j); a 304 renews it without parsing again',
+    async (validator) => {
+      const route = conditional(validator);
+      const server = await startServer({ '/robots.txt': route });
+      const robots = cacheFor();
+      const first = await robots.get(server.origin);
+      clock += 61 * SECOND;
+      const second = await robots.get(server.origin);
+      expect(second).toMatchObject({ from: 'revalidated', outcome: 'rules', status: 200, fetchedAt: clock, expiresAt: clock + 60 * SECOND });
+      expect(second.robots).toBe(first.robots);
+      expect(second.rules).toBe(first.rules);
+      expect(first.rules?.disposed).toBe(false);
+      expect(route.bodies()).toBe(1);
+      expect(server.count()).toBe(2);
+      expect(await robots.isAllowed(`${server.origin}/private/x`)).toBe(false);
+      expect(robots.stats()).toMatchObject({ fetches: 2, revalidations: 1 });
+    },
+  );
+
+  it('a changed file is fetched whole and replaces the copy', async () => {
+    const server = await startServer({ '/robots.txt': conditional({ etag: '"v1"' }) });
+    const robots = cacheFor();
+    const first = await robots.get(server.origin);
+    server.route('/robots.txt', conditional({ etag: '"v2"' }, 'User-agent: *\nDisallow: /\n'));
+    clock += 61 * SECOND;
+    expect(await robots.isAllowed(`${server.origin}/public`)).toBe(false);
+    expect(first.rules?.disposed).toBe(true);
+    expect(server.requests[1]?.headers['if-none-match']).toBe('"v1"');
+  });
+
+  it('revalidate: false always fetches the whole file', async () => {
+    const server = await startServer({ '/robots.txt': conditional({ etag: '"v1"' }) });
+    const robots = cacheFor({ revalidate: false });
+    await robots.get(server.origin);
+    clock += 61 * SECOND;
+    expect((await robots.get(server.origin)).from).toBe('network');
+    expect(server.requests[1]?.headers['if-none-match']).toBeUndefined();
+  });
+});
+
+describe('Retry-After', () => {
+  it.each([
+    [503, '600', 600 * SECOND],
+    [429, '600', 600 * SECOND],
+    [503, '7200', HOUR],
+    [503, '5', CACHE_LIMITS.firstBackoff],
+  ])('a %i with Retry-After %s is asked again after %i ms (never sooner than the back-off, never later than its ceiling)', async (code, header, wait) => {
+    const server = await startServer({ '/robots.txt': status(code, { 'retry-after': header }) });
+    const cached = await cacheFor().get(server.origin);
+    expect(cached).toMatchObject({ outcome: 'disallow-all' });
+    expect(cached.expiresAt - clock).toBe(wait);
+  });
+
+  it('honorRetryAfter: false keeps the plain back-off', async () => {
+    const server = await startServer({ '/robots.txt': status(503, { 'retry-after': '600' }) });
+    const cached = await cacheFor({ honorRetryAfter: false }).get(server.origin);
+    expect(cached.expiresAt - clock).toBe(CACHE_LIMITS.firstBackoff);
+  });
+});
+
+describe('a caller\'s own AbortSignal', () => {
+  it('rejects that caller with the signal\'s reason; the shared fetch goes on and answers the others', async () => {
+    let answer!: () => void;
+    const server = await startServer({
+      '/robots.txt': (_request, response) => {
+        answer = () => response.writeHead(200, { 'content-type': 'text/plain' }).end(RULES);
+      },
+    });
+    const robots = cacheFor();
+    const controller = new AbortController();
+    const impatient = robots.isAllowed(`${server.origin}/private/x`, { signal: controller.signal });
+    const patient = robots.isAllowed(`${server.origin}/private/x`);
+    await vi.waitFor(() => expect(server.count()).toBe(1));
+    controller.abort(new Error('deadline of the caller'));
+    await expect(impatient).rejects.toThrow('deadline of the caller');
+    answer();
+    expect(await patient).toBe(false);
+    expect(server.count()).toBe(1);
+  });
+
+  it('an already aborted signal rejects at once, without a fetch', async () => {
+    const server = await startServer({ '/robots.txt': text(RULES) });
+    const robots = cacheFor();
+    await expect(robots.isAllowed(`${server.origin}/`, { signal: AbortSignal.abort() })).rejects.toMatchObject({ name: 'AbortError' });
+    expect(server.count()).toBe(0);
+  });
+});
+
+describe('stats()', () => {
+  it('counts hits, fetches, stale answers and evictions, and the bytes held', async () => {
+    const servers = [await startServer({ '/robots.txt': text(RULES, 200, { 'cache-control': 'max-age=60' }) }), await startServer()];
+    const robots = cacheFor({ maxEntries: 1 });
+    expect(robots.stats()).toEqual({ entries: 0, hits: 0, fetches: 0, revalidations: 0, staleAnswers: 0, evictions: 0, bytesHeld: 0 });
+    await robots.isAllowed(`${servers[0]!.origin}/a`);
+    await robots.isAllowed(`${servers[0]!.origin}/b`);
+    const held = robots.stats().bytesHeld;
+    expect(held).toBeGreaterThanOrEqual(RULES.length);
+    servers[0]!.route('/robots.txt', status(503));
+    clock += 61 * SECOND;
+    await robots.isAllowed(`${servers[0]!.origin}/c`); // the refresh fails: stale
+    await robots.isAllowed(`${servers[0]!.origin}/d`); // stale, from cache
+    await robots.isAllowed(`${servers[1]!.origin}/`); // evicts the first
+    expect(robots.stats()).toEqual({ entries: 1, hits: 2, fetches: 3, revalidations: 0, staleAnswers: 2, evictions: 1, bytesHeld: 0 });
   });
 });

@@ -4,7 +4,7 @@
  */
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fetchRobotsTxt, MAX_REDIRECTS, type RobotsFetchResult } from '../src/platform/inline.js';
+import { fetchRobotsTxt, MAX_REDIRECTS, type FetchLike, type FetchRobotsOptions, type RobotsFetchResult } from '../src/platform/inline.js';
 import { closedPort, closeServers, hang, redirect, startServer, status, text, type TestServer } from './support/http-server.js';
 
 const UA = 'ExampleBot/1.2 (+https://example.com/bot)';
@@ -12,7 +12,7 @@ const RULES = 'User-agent: *\nDisallow: /private/\n';
 
 afterEach(closeServers);
 
-async function fetchFrom(server: TestServer, options: { timeoutMs?: number; maxBytes?: number } = {}): Promise<RobotsFetchResult> {
+async function fetchFrom(server: TestServer, options: Partial<FetchRobotsOptions> = {}): Promise<RobotsFetchResult> {
   return fetchRobotsTxt(`${server.origin}/some/page`, { userAgent: UA, ...options });
 }
 
@@ -319,5 +319,156 @@ describe('bad input throws; the network never does', () => {
   ])('rejects bad options: %j', async (options, type) => {
     // @ts-expect-error: deliberately wrong options
     await expect(fetchRobotsTxt('https://example.com/', options)).rejects.toBeInstanceOf(type);
+  });
+});
+
+/**
+ * A fetch for tests about redirects to other hosts: requests to 127.0.0.1 go to the real servers of the
+ * test; any other URL is recorded and refused, so no packet ever leaves the loopback interface.
+ */
+function loopbackOnlyFetch(): { fetch: FetchLike; refused: string[] } {
+  const refused: string[] = [];
+  const fetch: FetchLike = (url, init) => {
+    if (new URL(url).hostname === '127.0.0.1') return globalThis.fetch(url, init);
+    refused.push(url);
+    return Promise.reject(new TypeError(`refused by the test: ${url}`));
+  };
+  return { fetch, refused };
+}
+
+describe('redirects with credentials in their Location', () => {
+  it('are followed without the credentials, which appear in no result', async () => {
+    const server = await startServer({ '/real-robots.txt': text(RULES) });
+    server.route('/robots.txt', redirect(`http://crawler:secret@127.0.0.1:${server.port}/real-robots.txt`));
+    const result = await fetchFrom(server);
+    expect(result).toMatchObject({ outcome: 'rules', redirects: 1, finalUrl: `${server.origin}/real-robots.txt` });
+    expect(JSON.stringify(result)).not.toMatch(/secret|crawler:/);
+    expect(server.requests[1]?.headers.authorization).toBeUndefined();
+  });
+});
+
+describe('allowRedirect decides where redirects may go', () => {
+  it('is asked before every redirect hop, with the URL, but not before the first request', async () => {
+    const server = await startServer({ '/robots.txt': redirect('/a'), '/a': redirect('/b?x=1'), '/b?x=1': text(RULES) });
+    const asked: string[] = [];
+    const result = await fetchFrom(server, { allowRedirect: (url) => (asked.push(url.href), true) });
+    expect(result).toMatchObject({ outcome: 'rules', redirects: 2 });
+    expect(asked).toEqual([`${server.origin}/a`, `${server.origin}/b?x=1`]);
+  });
+
+  it('a refused hop ends as allow-all with reason redirect-refused, and is never requested', async () => {
+    const server = await startServer({ '/robots.txt': redirect('http://169.254.169.254/latest/meta-data/') });
+    const { fetch, refused } = loopbackOnlyFetch();
+    const noLinkLocal = (url: URL): boolean => !url.hostname.startsWith('169.254.');
+    const result = await fetchRobotsTxt(server.origin, { userAgent: UA, fetch, allowRedirect: noLinkLocal });
+    expect(result).toMatchObject({ outcome: 'allow-all', reason: 'redirect-refused', status: 301, redirects: 0, finalUrl: `${server.origin}/robots.txt` });
+    expect(refused).toEqual([]);
+  });
+
+  it('without it, every http(s) hop is tried (here the test fetch refuses it: unreachable)', async () => {
+    const server = await startServer({ '/robots.txt': redirect('http://localhost.internal/robots.txt') });
+    const { fetch, refused } = loopbackOnlyFetch();
+    const result = await fetchRobotsTxt(server.origin, { userAgent: UA, fetch });
+    expect(result).toMatchObject({ outcome: 'disallow-all', reason: 'network-error', redirects: 1 });
+    expect(refused).toEqual(['http://localhost.internal/robots.txt']);
+  });
+
+  it('one that throws refuses the hop', async () => {
+    const server = await startServer({ '/robots.txt': redirect('/elsewhere'), '/elsewhere': text(RULES) });
+    const result = await fetchFrom(server, {
+      allowRedirect: () => {
+        throw new Error('policy failed');
+      },
+    });
+    expect(result).toMatchObject({ outcome: 'allow-all', reason: 'redirect-refused' });
+    expect(server.count('/elsewhere')).toBe(0);
+  });
+});
+
+describe('inputs a network fetch must bound', () => {
+  it('maxBytes must be finite: a RangeError that says the body must be bounded', async () => {
+    await expect(fetchRobotsTxt('https://example.com/', { userAgent: UA, maxBytes: Infinity })).rejects.toThrow(
+      /finite.*must be bounded/,
+    );
+  });
+
+  it('a custom fetch that returns something other than a Response is an outcome, not a rejection', async () => {
+    for (const answer of [undefined, null, 'ok', { status: 200 }, { status: 200, headers: {}, body: null }]) {
+      const fetch = (() => Promise.resolve(answer)) as unknown as FetchLike;
+      const result = await fetchRobotsTxt('https://example.com/', { userAgent: UA, fetch });
+      expect(result).toMatchObject({ outcome: 'disallow-all', reason: 'invalid-response', status: 0 });
+    }
+  });
+
+  it('a body of something other than bytes breaks off: unreachable', async () => {
+    const body = new ReadableStream({ start: (controller) => (controller.enqueue('text, not bytes'), controller.close()) });
+    const fetch = (() => Promise.resolve(new Response(body as unknown as ReadableStream<Uint8Array>))) as FetchLike;
+    const result = await fetchRobotsTxt('https://example.com/', { userAgent: UA, fetch });
+    expect(result).toMatchObject({ outcome: 'disallow-all', reason: 'body-interrupted' });
+  });
+});
+
+describe('reading past the limit', () => {
+  const big = `User-agent: *\nDisallow: /private/\n${'# filler\n'.repeat(200_000)}`;
+
+  it('reads one byte past maxBytes: the ignored size comes from an uncompressed Content-Length', async () => {
+    const server = await startServer({ '/robots.txt': text(big, 200, { 'content-length': String(big.length) }) });
+    const result = await fetchFrom(server, { maxBytes: 1000 });
+    expect(result).toMatchObject({ outcome: 'rules', truncated: true, bytes: 1000, bytesIgnored: big.length - 1000 });
+    expect(result.robots).toMatchObject({ truncated: true, bytesParsed: 1000, bytesIgnored: big.length - 1000 });
+  });
+
+  it('a compressed or chunked body cut at the limit has an unknown ignored size: undefined, not a guess', async () => {
+    const gzipped = await startServer({ '/robots.txt': text(gzipSync(big), 200, { 'content-encoding': 'gzip' }) });
+    const chunked = await startServer({
+      '/robots.txt': (_request, response) => {
+        response.writeHead(200, { 'content-type': 'text/plain' });
+        response.write(big.slice(0, 5000));
+        response.end(big.slice(5000));
+      },
+    });
+    for (const server of [gzipped, chunked]) {
+      const result = await fetchFrom(server, { maxBytes: 1000 });
+      expect(result).toMatchObject({ outcome: 'rules', truncated: true, bytes: 1000, bytesIgnored: undefined });
+      expect(result.robots).toMatchObject({ truncated: true, bytesIgnored: undefined });
+      expect(result.robots?.diagnostics[0]).toMatchObject({ code: 'body-truncated', message: expect.stringMatching(/not read/) });
+    }
+  });
+
+  it('a body that fits ignores nothing', async () => {
+    const server = await startServer({ '/robots.txt': text(RULES) });
+    expect(await fetchFrom(server)).toMatchObject({ truncated: false, bytesIgnored: 0 });
+  });
+});
+
+describe('what the cache needs from a response', () => {
+  it('reports ETag and Last-Modified', async () => {
+    const lastModified = 'Wed, 21 Oct 2026 07:28:00 GMT';
+    const server = await startServer({ '/robots.txt': text(RULES, 200, { etag: '"v1"', 'last-modified': lastModified }) });
+    expect(await fetchFrom(server)).toMatchObject({ etag: '"v1"', lastModified });
+  });
+
+  it.each([
+    [429, '120', 120],
+    [503, '3600', 3600],
+    [503, 'soon', undefined],
+    [500, '120', undefined],
+  ] as const)('a %i with Retry-After %j reports retryAfter %j', async (code, header, expected) => {
+    const server = await startServer({ '/robots.txt': status(code, { 'retry-after': header }) });
+    expect((await fetchFrom(server)).retryAfter).toBe(expected);
+  });
+
+  it('a Retry-After date is read as the seconds until then', async () => {
+    const inTenMinutes = new Date(Date.now() + 600_000).toUTCString();
+    const server = await startServer({ '/robots.txt': status(503, { 'retry-after': inTenMinutes }) });
+    const retryAfter = (await fetchFrom(server)).retryAfter ?? 0;
+    expect(retryAfter).toBeGreaterThan(590);
+    expect(retryAfter).toBeLessThanOrEqual(601);
+  });
+
+  // RFC 9111 §4.2.1: a response with invalid freshness information is best considered stale.
+  it.each(['max-age=-1', 'max-age=soon', 'max-age=', 'max-age'])('Cache-Control: %s is no usable max-age: stale, 0', async (header) => {
+    const server = await startServer({ '/robots.txt': text(RULES, 200, { 'cache-control': header }) });
+    expect((await fetchFrom(server)).maxAge).toBe(0);
   });
 });

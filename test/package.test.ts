@@ -2,7 +2,12 @@
  * The built package as users load it (issue #2, "The package"): ESM and CommonJS from dist/, with the
  * WebAssembly matcher inlined. `npm test` builds dist/ first.
  */
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 
 /** The part of the entry these tests use, stated here so that type-checking needs no build. */
@@ -10,6 +15,8 @@ interface Entry {
   parseRobotsTxt(body: string): { isAllowed(url: string, agent: string): boolean };
   matcherInfo(): { kind: string };
 }
+
+const execFileAsync = promisify(execFile);
 
 const ROBOTS = 'User-agent: *\nDisallow: /private/\nAllow: /private/open\n';
 
@@ -34,5 +41,34 @@ describe('the built package', () => {
   it('resolves through the exports map', async () => {
     const entry = (await import('robotstxt-wasm')) as Entry;
     checkEntry(entry);
+  });
+});
+
+describe('what npm publishes', () => {
+  const root = fileURLToPath(new URL('..', import.meta.url));
+
+  it('a pack holds dist/ and the LICENSE, and prepack builds dist/ first (so a clean clone packs a working package)', async () => {
+    const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    expect(manifest.scripts.prepack).toBe('npm run build');
+    // --ignore-scripts: listing must not rebuild dist/ under the feet of the other tests.
+    const { stdout } = await execFileAsync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root });
+    const files = (JSON.parse(stdout) as [{ files: { path: string }[] }])[0].files.map((file) => file.path);
+    expect(files).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'dist/index.js', 'dist/index.cjs', 'dist/index.d.ts', 'dist/index.d.cts']));
+    expect(files.filter((path) => !/^(?:dist\/|LICENSE$|README\.md$|CHANGELOG\.md$|package\.json$)/.test(path))).toEqual([]);
+  });
+
+  it('the published declarations point at nothing outside the package: RFC sections and public URLs only', () => {
+    for (const file of ['dist/index.d.ts', 'dist/index.d.cts']) {
+      const declarations = readFileSync(join(root, file), 'utf8');
+      expect(declarations).not.toMatch(/\b00\d_[0-9a-f]+\.txt|DESIGN\.md|\.\.\/shared|\bspec:|issue #\d/);
+    }
+  });
+
+  // Each configuration compiles a consumer of the built declarations (test/types/): es2022 alone has no
+  // URL, Response or AbortSignal; DOM, @types/node and esnext each declare their own.
+  it.each(['es2022', 'dom', 'node', 'esnext-dom'])('the public types compile for a consumer with lib %s', async (name) => {
+    const tsc = join(root, 'node_modules/typescript/bin/tsc');
+    const run = execFileAsync(process.execPath, [tsc, '-p', join(root, `test/types/tsconfig.${name}.json`)], { cwd: root });
+    await expect(run.then(() => 'compiled', (error: { stdout?: string }) => error.stdout ?? String(error))).resolves.toBe('compiled');
   });
 });

@@ -3,7 +3,7 @@
  * rfc9309 = Google's reference behaviour except where RFC 9309 says otherwise; google = the reference.
  */
 import { describe, expect, it } from 'vitest';
-import { parseRobotsTxt } from '../src/platform/inline.js';
+import { parseRobotsTxt, setMatcher } from '../src/platform/inline.js';
 import { isAllowed } from './support/verdict.js';
 
 describe('percent-encoding', () => {
@@ -72,6 +72,62 @@ describe('/robots.txt', () => {
 
   it('follows the rules in google', () => {
     expect(isAllowed(text, 'FooBot', 'https://example.com/robots.txt', 'google')).toBe(false);
+  });
+});
+
+describe('a NUL in the URL’s path', () => {
+  // spec: 003_14cd348ff9b99c23.txt, "URL matching based on path values". Google's reference matches the
+  // path (found in the whole URL first) as a C string, so in google it ends at its first NUL; RFC 9309
+  // knows no such cut, so rfc9309 matches the whole path.
+  const MATCHERS = ['wasm', 'typescript'] as const;
+
+  /** The verdict with each matcher, which must agree. */
+  function verdict(body: string, url: string, profile: 'google' | 'rfc9309'): boolean {
+    const verdicts = MATCHERS.map((matcher) => {
+      setMatcher(matcher);
+      return isAllowed(body, 'FooBot', url, profile);
+    });
+    setMatcher('wasm');
+    expect(verdicts[1], `the matchers disagree on ${JSON.stringify(url)} (${profile})`).toBe(verdicts[0]);
+    return verdicts[0] as boolean;
+  }
+
+  it('ends the path at the first NUL in google: /a\\u0000b is asked as /a', () => {
+    const text = 'User-agent: FooBot\nDisallow: /a\n';
+    expect(verdict(text, '/a\u0000b', 'google')).toBe(false);
+    expect(verdict(text, '/\u0000a', 'google')).toBe(true); // the path is "/"
+    expect(verdict(text, '/\u0000a', 'rfc9309')).toBe(true); // "/\0a" does not start with "/a"
+    const anchored = 'User-agent: FooBot\nDisallow: /a$\n';
+    for (const url of ['/a\u0000b', '/a\u0000', 'https://example.com/a\u0000b?q=1', '/a\u0000\u0000#x', 'example.com/a\u0000/b']) {
+      expect(verdict(anchored, url, 'google'), JSON.stringify(url)).toBe(false);
+      expect(verdict(anchored, url, 'rfc9309'), JSON.stringify(url)).toBe(true);
+    }
+  });
+
+  it('matches the whole path, NUL and all, in rfc9309', () => {
+    const text = 'User-agent: FooBot\nAllow: /$\nDisallow: /*a\n';
+    expect(verdict(text, '/\u0000a', 'rfc9309')).toBe(false);
+    expect(verdict(text, '/\u0000a', 'google')).toBe(true);
+    expect(verdict(text, '/?a\u0000', 'google')).toBe(false); // what stands before the NUL still counts
+    const rules = parseRobotsTxt(text, { profile: 'google' }).forAgent('FooBot');
+    expect(rules.explain('https://example.com/\u0000/a')).toEqual({ allowed: true, line: 2, rule: { kind: 'allow', pattern: '/$' } });
+  });
+
+  it('cuts only the path: a NUL before it, in the host, or after the fragment changes nothing', () => {
+    const text = 'User-agent: FooBot\nDisallow: /a/b\n';
+    for (const profile of ['google', 'rfc9309'] as const) {
+      expect(verdict(text, 'http://exa\u0000mple.com/a/b', profile), profile).toBe(false);
+      expect(verdict(text, '/a/b#\u0000', profile), profile).toBe(false);
+    }
+  });
+
+  it('finds no NUL in a URL object’s path, where the URL parser writes it as %00', () => {
+    const url = new URL('https://example.com/a\u0000b');
+    expect(url.pathname).toBe('/a%00b');
+    const text = 'User-agent: FooBot\nDisallow: /a%00b$\n';
+    for (const profile of ['google', 'rfc9309'] as const) {
+      expect(parseRobotsTxt(text, { profile }).isAllowed(url, 'FooBot'), profile).toBe(false);
+    }
   });
 });
 

@@ -1,9 +1,10 @@
 /**
  * DESIGN §2 "Reading the file": bytes → lines → records.
  */
-import { describe, expect, it } from 'vitest';
-import { parseRobotsTxt } from '../src/platform/inline.js';
-import { inBothProfiles } from './support/verdict.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { decodeUtf8 } from '../src/decode-utf8.js';
+import { parseRobotsTxt, setMatcher } from '../src/platform/inline.js';
+import { inBothProfiles, profiles } from './support/verdict.js';
 
 const bytes = (...parts: (string | number[])[]): Uint8Array => {
   const chunks = parts.map((part) => (typeof part === 'string' ? new TextEncoder().encode(part) : Uint8Array.from(part)));
@@ -39,6 +40,94 @@ describe('byte order mark', () => {
     const body = bytes('User-Agent: FooBot\n', [0xef, 0xbb, 0xbf], 'Disallow: /x\n');
     expect(inBothProfiles(body, 'FooBot', '/x')).toBe(true);
     expect(parseRobotsTxt(body).diagnostics.map((d) => d.code)).toContain('unknown-directive');
+  });
+});
+
+describe('a U+FEFF inside a value', () => {
+  // spec: 003_14cd348ff9b99c23.txt, "File format" (only a BOM "at the beginning of the robots.txt file is
+  // ignored") and "Order of precedence for user-agents" ("All non-matching text is ignored"): bytes EF BB BF
+  // right after the colon stay, and the name is cut before them, to nothing.
+  const MATCHERS = ['wasm', 'typescript'] as const;
+  /** Each body as a string and as the bytes EF BB BF stand in. */
+  const asStringAndBytes = (text: string): (string | Uint8Array)[] => [text, new TextEncoder().encode(text)];
+
+  afterEach(() => {
+    setMatcher('wasm');
+  });
+
+  it('does not read "User-agent: \\uFEFFFooBot" as naming FooBot', () => {
+    for (const matcher of MATCHERS) {
+      setMatcher(matcher);
+      for (const body of asStringAndBytes('User-agent: \uFEFFFooBot\nDisallow: /x\n')) {
+        expect(parseRobotsTxt(body).groups[0]?.agents[0]).toEqual({ line: 1, value: '\uFEFFFooBot', token: '', global: false });
+        for (const profile of profiles) {
+          const rules = parseRobotsTxt(body, { profile }).forAgent('FooBot');
+          expect([rules.matched, rules.isAllowed('/x')], `${matcher}, ${profile}`).toEqual(['none', true]);
+        }
+      }
+      // A U+FEFF that starts the file is still skipped; the one in the value still stays.
+      for (const body of asStringAndBytes('\uFEFFUser-agent: \uFEFFFooBot\nDisallow: /x\n')) {
+        expect(parseRobotsTxt(body).groups[0]?.agents[0]?.value, matcher).toBe('\uFEFFFooBot');
+      }
+    }
+  });
+
+  it('does not read "User-agent: \\uFEFF*" as the * group', () => {
+    const group = 'User-agent: \uFEFF*\nDisallow: /x\n';
+    for (const matcher of MATCHERS) {
+      setMatcher(matcher);
+      for (const body of asStringAndBytes(`${group}\nUser-agent: *\nDisallow: /y\n`)) {
+        expect(parseRobotsTxt(body).groups[0]?.agents[0]).toEqual({ line: 1, value: '\uFEFF*', token: '', global: false });
+        for (const profile of profiles) {
+          const rules = parseRobotsTxt(body, { profile }).forAgent('FooBot');
+          const where = `${matcher}, ${profile}`;
+          expect(rules.matched, where).toBe('global');
+          expect([rules.isAllowed('/x'), rules.isAllowed('/y')], where).toEqual([true, false]);
+        }
+      }
+      for (const body of asStringAndBytes(group)) expect(parseRobotsTxt(body).forAgent('FooBot').matched, matcher).toBe('none');
+    }
+  });
+
+  // The google profile compares the caller's agent as given: the empty agent names the empty name.
+  it('gives the empty agent that group in the google profile', () => {
+    for (const matcher of MATCHERS) {
+      setMatcher(matcher);
+      for (const text of ['User-agent: \uFEFFFooBot\nDisallow: /x\n', 'User-agent: \uFEFF*\nDisallow: /x\n']) {
+        for (const body of asStringAndBytes(text)) {
+          const rules = parseRobotsTxt(body, { profile: 'google' }).forAgent('');
+          expect([rules.matched, rules.isAllowed('/x')], `${matcher}, ${JSON.stringify(text)}`).toEqual(['agent', false]);
+        }
+      }
+    }
+  });
+
+  it('keeps the U+FEFF of a pattern that starts with one, in whatever explain() reports', () => {
+    for (const matcher of MATCHERS) {
+      setMatcher(matcher);
+      for (const profile of profiles) {
+        for (const body of asStringAndBytes('User-agent: FooBot\nDisallow: \uFEFF/x\n')) {
+          const rules = parseRobotsTxt(body, { profile }).forAgent('FooBot');
+          // Percent-encoded, the pattern starts with neither "/" nor "*": it can match no path.
+          for (const url of ['/x', '/\uFEFF/x', '/%EF%BB%BF/x', 'https://example.com/x']) {
+            const explained = rules.explain(url);
+            expect(explained, `${matcher}, ${profile}, ${url}`).toEqual({ allowed: true, line: 0 });
+            if (explained.rule !== undefined) expect(explained.rule.pattern.startsWith('\uFEFF')).toBe(true);
+          }
+          for (const rule of rules.rules) expect(rule.pattern.startsWith('\uFEFF')).toBe(true);
+        }
+      }
+    }
+  });
+
+  it('decodes every value with a leading U+FEFF kept', () => {
+    expect(decodeUtf8(Uint8Array.of(0xef, 0xbb, 0xbf, 0x2a))).toBe('\uFEFF*');
+    expect(decodeUtf8(Uint8Array.of(0xef, 0xbb, 0xbf, 0xef, 0xbb, 0xbf))).toBe('\uFEFF\uFEFF');
+    expect(decodeUtf8(Uint8Array.of(0xef, 0xbb))).toBe('\uFFFD');
+    // Other values than user-agents keep it too: this sitemap is not an absolute URL.
+    const robots = parseRobotsTxt('User-agent: *\nSitemap: \uFEFFhttps://example.com/sitemap.xml\nCrawl-delay: \uFEFF2\n');
+    expect(robots.sitemaps).toEqual([]);
+    expect(robots.forAgent('FooBot').crawlDelay).toBeUndefined();
   });
 });
 
@@ -206,7 +295,7 @@ describe('byte limit', () => {
   it('counts the limit in UTF-8 bytes for string input', () => {
     const body = 'User-agent: *\nDisallow: /é\n';
     const robots = parseRobotsTxt(body, { maxBytes: 26 });
-    expect(robots.bytesParsed + robots.bytesIgnored).toBe(new TextEncoder().encode(body).length);
+    expect(robots.bytesParsed + (robots.bytesIgnored ?? NaN)).toBe(new TextEncoder().encode(body).length);
   });
 });
 

@@ -8,6 +8,8 @@
  *  0  u32  magic        0x32425452 ("RTB2"), the format version
  *  4  u32  flags        bit 0 NORMALIZE_URL: percent-normalize the URL's path before matching (rfc9309)
  *                       bit 1 ROBOTS_TXT_ALLOWED: "/robots.txt" is always allowed (rfc9309)
+ *                       bit 2 PATH_ENDS_AT_NUL: the URL's path ends at its first NUL byte, once located
+ *                             (google: its reference reads the path as a C string)
  *  8  u32  ruleCount
  * 12  u32  byteLength   of the whole block
  * 16  u32  prefixCount          entries in the prefix index
@@ -41,6 +43,7 @@
  * search plus parent links (every pattern between a prefix of the path and the path itself in sorted
  * order starts with that prefix), and only the pattern rules of higher priority are tried after it.
  */
+import { decodeUtf8 } from '../decode-utf8.js';
 
 export const BYTECODE_MAGIC = 0x32425452;
 export const HEADER_SIZE = 32;
@@ -49,6 +52,7 @@ export const PREFIX_ENTRY_SIZE = 12;
 
 export const RULESET_NORMALIZE_URL = 1;
 export const RULESET_ROBOTS_TXT_ALLOWED = 2;
+export const RULESET_PATH_ENDS_AT_NUL = 4;
 
 export const RULE_ALLOW = 1;
 export const RULE_END_ANCHORED = 2;
@@ -70,6 +74,7 @@ export interface BytecodeRule {
 export interface BytecodeOptions {
   readonly normalizeUrl: boolean;
   readonly robotsTxtAllowed: boolean;
+  readonly pathEndsAtNul: boolean;
 }
 
 interface PrefixEntry {
@@ -81,8 +86,6 @@ interface PrefixEntry {
 function isPlain(rule: StoredPattern): boolean {
   return (rule.flags & (RULE_END_ANCHORED | RULE_HAS_WILDCARD)) === 0;
 }
-
-const ascii = new TextDecoder('utf-8');
 
 /**
  * A string that sorts like `bytes` (one UTF-16 unit per byte), so that sorting and prefix tests run on
@@ -97,7 +100,7 @@ function sortKey(bytes: Uint8Array): string {
       return key;
     }
   }
-  return ascii.decode(bytes);
+  return decodeUtf8(bytes);
 }
 
 /** The plain prefixes, one per distinct pattern (its first rule wins), sorted, with parent links. */
@@ -130,6 +133,14 @@ function prefixIndex(stored: readonly StoredPattern[]): PrefixEntry[] {
   return entries;
 }
 
+function rulesetFlags(options: BytecodeOptions): number {
+  return (
+    (options.normalizeUrl ? RULESET_NORMALIZE_URL : 0) |
+    (options.robotsTxtAllowed ? RULESET_ROBOTS_TXT_ALLOWED : 0) |
+    (options.pathEndsAtNul ? RULESET_PATH_ENDS_AT_NUL : 0)
+  );
+}
+
 /** Writes rules (in priority order) into a bytecode block. */
 export function writeBytecode(rules: readonly BytecodeRule[], options: BytecodeOptions): Uint8Array {
   const stored = rules.map(storedForm);
@@ -143,7 +154,7 @@ export function writeBytecode(rules: readonly BytecodeRule[], options: BytecodeO
   const block = new Uint8Array(byteLength);
   const view = new DataView(block.buffer);
   view.setUint32(0, BYTECODE_MAGIC, true);
-  view.setUint32(4, (options.normalizeUrl ? RULESET_NORMALIZE_URL : 0) | (options.robotsTxtAllowed ? RULESET_ROBOTS_TXT_ALLOWED : 0), true);
+  view.setUint32(4, rulesetFlags(options), true);
   view.setUint32(8, rules.length, true);
   view.setUint32(12, byteLength, true);
   view.setUint32(16, prefixes.length, true);

@@ -83,7 +83,9 @@ export interface MatcherInfo {
 
 /**
  * @example
- * matcherInfo(); // { kind: 'wasm', wasmBytesInUse: 344512 }
+ * matcherInfo(); // { kind: 'wasm', … }
+ * // wasmBytesInUse: the matcher's buffers, plus any compiled rules
+ * matcherInfo().wasmBytesInUse > 0; // true
  */
 export function matcherInfo(): MatcherInfo {
   return { kind: currentBackend().kind, wasmBytesInUse: wasmBackend?.bytesInUse ?? 0 };

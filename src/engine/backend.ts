@@ -7,6 +7,13 @@ export interface LoadedRuleset {
   decide(url: string): number;
   /** decide() reduced to the verdict: the hot path. */
   isAllowed(url: string): boolean;
+  /**
+   * Like decide(), for `path` read as a path just as it stands (a URL object's pathname + search): no URL
+   * is located in it, so a leading `//` and a `#` are ordinary characters; only a missing `/` is added.
+   */
+  decidePath(path: string): number;
+  /** decidePath() reduced to the verdict. */
+  isAllowedPath(path: string): boolean;
   /** Writes the verdict for urls[i] into out[i]: 1 allowed, 0 disallowed. */
   decideMany(urls: readonly string[], out: Uint8Array): void;
   /** Bytes this ruleset holds in the matcher's memory. */

@@ -12,20 +12,34 @@ import {
   RULE_END_ANCHORED,
   RULE_ENTRY_SIZE,
   RULESET_NORMALIZE_URL,
+  RULESET_PATH_ENDS_AT_NUL,
   RULESET_ROBOTS_TXT_ALLOWED,
 } from '../compile/bytecode.js';
 import { percentNormalize } from '../compile/normalize.js';
-import { pathParamsQuery } from './url-path.js';
+import { pathParamsQuery, withLeadingSlash } from './url-path.js';
 
 const STAR = 0x2a;
 const ROBOTS_TXT = new TextEncoder().encode('/robots.txt');
 
-/** Returns the index of the deciding rule, NO_MATCH, or ROBOTS_TXT_IMPLICIT_ALLOW. */
+/** Decides `url` (a URL or a path, UTF-8): the index of the deciding rule, NO_MATCH, or ROBOTS_TXT_IMPLICIT_ALLOW. */
 export function executeBytecode(block: Uint8Array, url: Uint8Array): number {
+  return decideLocatedPath(block, pathParamsQuery(url));
+}
+
+/**
+ * Decides `path` read as a path just as it stands: no URL is located in it (a leading `//` and a `#` are
+ * ordinary bytes), only a missing leading `/` is added. What a URL object's pathname + search needs.
+ */
+export function executeBytecodeOnPath(block: Uint8Array, path: Uint8Array): number {
+  return decideLocatedPath(block, withLeadingSlash(path));
+}
+
+function decideLocatedPath(block: Uint8Array, located: Uint8Array): number {
   const view = new DataView(block.buffer, block.byteOffset, block.byteLength);
   const flags = view.getUint32(4, true);
   const ruleCount = view.getUint32(8, true);
-  let path = pathParamsQuery(url);
+  let path = located;
+  if (flags & RULESET_PATH_ENDS_AT_NUL) path = beforeFirstNul(path);
   if (flags & RULESET_NORMALIZE_URL) path = percentNormalize(path, true);
   if (flags & RULESET_ROBOTS_TXT_ALLOWED && isRobotsTxt(path)) return ROBOTS_TXT_IMPLICIT_ALLOW;
 
@@ -44,6 +58,11 @@ export function isAllowRule(block: Uint8Array, index: number): boolean {
   if (index < 0) return true;
   const view = new DataView(block.buffer, block.byteOffset, block.byteLength);
   return (view.getUint16(HEADER_SIZE + index * RULE_ENTRY_SIZE + 6, true) & 1) === 1;
+}
+
+function beforeFirstNul(path: Uint8Array): Uint8Array {
+  const nul = path.indexOf(0);
+  return nul < 0 ? path : path.subarray(0, nul);
 }
 
 function isRobotsTxt(path: Uint8Array): boolean {

@@ -1,6 +1,6 @@
 /** The reference executor as a backend: the fallback where WebAssembly is unavailable. */
 import type { LoadedRuleset, MatcherBackend } from './backend.js';
-import { executeBytecode, isAllowRule } from './executor.js';
+import { executeBytecode, executeBytecodeOnPath, isAllowRule } from './executor.js';
 
 const utf8 = new TextEncoder();
 
@@ -11,6 +11,8 @@ export const typescriptBackend: MatcherBackend = {
       byteLength: bytecode.byteLength,
       decide: (url) => executeBytecode(bytecode, utf8.encode(url)),
       isAllowed: (url) => isAllowRule(bytecode, executeBytecode(bytecode, utf8.encode(url))),
+      decidePath: (path) => executeBytecodeOnPath(bytecode, utf8.encode(path)),
+      isAllowedPath: (path) => isAllowRule(bytecode, executeBytecodeOnPath(bytecode, utf8.encode(path))),
       decideMany(urls, out) {
         urls.forEach((url, i) => {
           out[i] = isAllowRule(bytecode, executeBytecode(bytecode, utf8.encode(url))) ? 1 : 0;

@@ -39,7 +39,11 @@ export function pathParamsQuery(url: Uint8Array): Uint8Array {
   if (pathStart >= length) return ROOT;
   const hash = findFrom(url, searchStart, (byte) => byte === HASH);
   if (hash < pathStart) return ROOT;
-  const path = url.subarray(pathStart, hash);
+  return withLeadingSlash(url.subarray(pathStart, hash));
+}
+
+/** `path` as rules see it: with a leading `/` (added when missing, so that `""` is `/`). */
+export function withLeadingSlash(path: Uint8Array): Uint8Array {
   if (path[0] === SLASH) return path;
   const withSlash = new Uint8Array(path.length + 1);
   withSlash[0] = SLASH;

@@ -2,8 +2,9 @@
  * The WebAssembly matcher as a backend (assembly/index.ts, compiled to build/matcher.wasm).
  *
  * One instance serves every ruleset: rulesets live in its linear memory (src/engine/linear-allocator.ts),
- * and URLs are written into one preallocated input region. A check creates no JS object: ASCII URLs are
- * copied char by char; only URLs with non-ASCII characters go through TextEncoder.encodeInto.
+ * and URLs are written into one preallocated input region. A single check creates no JS object: its URL
+ * is encoded to UTF-8 by hand (writeUrl), whatever its characters. A batch chunk that is all ASCII is
+ * one native TextEncoder.encodeInto of the joined URLs; any other chunk is written URL by URL by hand.
  */
 import type { RecordHandler } from '../parse/records.js';
 import type { LoadedRuleset, MatcherBackend } from './backend.js';
@@ -15,6 +16,8 @@ interface MatcherExports extends LexerExports {
   heapBase(): number;
   decide(ruleset: number, input: number, length: number, scratch: number): number;
   isAllowed(ruleset: number, input: number, length: number, scratch: number): number;
+  decidePath(ruleset: number, input: number, length: number, scratch: number): number;
+  isAllowedPath(ruleset: number, input: number, length: number, scratch: number): number;
   decideMany(ruleset: number, input: number, table: number, count: number, scratch: number, out: number): void;
 }
 
@@ -30,6 +33,8 @@ function isMatcherExports(exports: WebAssembly.Exports): exports is WebAssembly.
     typeof exports.heapBase === 'function' &&
     typeof exports.decide === 'function' &&
     typeof exports.isAllowed === 'function' &&
+    typeof exports.decidePath === 'function' &&
+    typeof exports.isAllowedPath === 'function' &&
     typeof exports.decideMany === 'function' &&
     isLexerExports(exports)
   );
@@ -97,7 +102,19 @@ export class WasmBackend implements MatcherBackend {
     return this.exports.isAllowed(ruleset, this.inputPointer, length, this.scratchPointer) === 1;
   }
 
-  /** Writes one URL into the input region (grown when needed); returns its byte length. */
+  /** @internal */
+  decidePath(ruleset: number, path: string): number {
+    const length = this.writeInput(ruleset, path);
+    return this.exports.decidePath(ruleset, this.inputPointer, length, this.scratchPointer);
+  }
+
+  /** @internal */
+  isAllowedPath(ruleset: number, path: string): boolean {
+    const length = this.writeInput(ruleset, path);
+    return this.exports.isAllowedPath(ruleset, this.inputPointer, length, this.scratchPointer) === 1;
+  }
+
+  /** Writes one URL (or path) into the input region (grown when needed); returns its byte length. */
   private writeInput(ruleset: number, url: string): number {
     checkLive(ruleset);
     if (url.length * 3 > this.inputCapacity) this.reserveInput(url.length * 3);
@@ -218,6 +235,14 @@ class WasmRuleset implements LoadedRuleset {
 
   isAllowed(url: string): boolean {
     return this.backend.isAllowed(this.pointer, url);
+  }
+
+  decidePath(path: string): number {
+    return this.backend.decidePath(this.pointer, path);
+  }
+
+  isAllowedPath(path: string): boolean {
+    return this.backend.isAllowedPath(this.pointer, path);
   }
 
   decideMany(urls: readonly string[], out: Uint8Array): void {

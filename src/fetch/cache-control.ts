@@ -1,6 +1,6 @@
 /**
  * How long a robots.txt response says it may be reused (RFC 9111 §5.2.2, §5.1), read from its headers.
- * spec: RFC 9309 §2.4 ("standard HTTP cache control ... MAY be used"); 003_14cd348ff9b99c23.txt, caching.
+ * RFC 9309 §2.4: "standard HTTP cache control ... MAY be used".
  */
 
 /** Minimal header access, so any Headers-like object does. */
@@ -10,18 +10,20 @@ export interface HeaderSource {
 
 const DIRECTIVE = /(?:^|,)\s*([!#$%&'*+.^_`|~0-9A-Za-z-]+)\s*(?:=\s*(?:"([^"]*)"|([^,\s]*)))?\s*(?=,|$)/g;
 
-function seconds(value: string | undefined): number | undefined {
+/** RFC 9111 §1.2.2: a delta-seconds too large to represent counts as this. */
+const LARGEST_DELTA_SECONDS = 2_147_483_648;
+
+/** delta-seconds (RFC 9111 §1.2.2), or undefined when `value` is not one. */
+export function deltaSeconds(value: string | undefined): number | undefined {
   if (value === undefined || !/^\d+$/.test(value)) return undefined;
-  const parsed = Number(value);
-  return Number.isSafeInteger(parsed) ? parsed : Number.MAX_SAFE_INTEGER;
+  return Math.min(Number(value), LARGEST_DELTA_SECONDS);
 }
 
 /**
  * Seconds the response may be reused: `max-age` minus `Age`, 0 for `no-store`/`no-cache`, undefined when
- * `Cache-Control` gives no lifetime. `Expires` and `s-maxage` are not read.
- *
- * @example
- * responseMaxAge(new Headers({ 'cache-control': 'public, max-age=3600', age: '600' })); // 3000
+ * `Cache-Control` gives no lifetime. A `max-age` that is not a number of seconds (`-1`, `soon`, empty)
+ * makes the response stale, 0, as RFC 9111 §4.2.1 encourages, rather than unlimited. `Expires` and
+ * `s-maxage` are not read. For example `public, max-age=3600` with `Age: 600` gives 3000.
  */
 export function responseMaxAge(headers: HeaderSource): number | undefined {
   const header = headers.get('cache-control');
@@ -31,10 +33,10 @@ export function responseMaxAge(headers: HeaderSource): number | undefined {
   for (const match of header.matchAll(DIRECTIVE)) {
     const name = (match[1] ?? '').toLowerCase();
     if (name === 'no-store' || name === 'no-cache') noReuse = true;
-    else if (name === 'max-age' && maxAge === undefined) maxAge = seconds(match[2] ?? match[3]);
+    else if (name === 'max-age' && maxAge === undefined) maxAge = deltaSeconds(match[2] ?? match[3]) ?? 0;
   }
   if (noReuse) return 0;
   if (maxAge === undefined) return undefined;
-  const age = seconds(headers.get('age')?.trim());
+  const age = deltaSeconds(headers.get('age')?.trim());
   return Math.max(0, maxAge - (age ?? 0));
 }

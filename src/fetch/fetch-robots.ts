@@ -1,17 +1,35 @@
 /**
  * One robots.txt fetch by the standard, without any cache: redirects followed by hand, the body read up to
  * maxBytes, one deadline for all of it, and every network event turned into an outcome, never an exception.
- * spec: 003_14cd348ff9b99c23.txt, "Handling HTTP result codes"; RFC 9309 §2.3.1, §2.5.
+ * RFC 9309 §2.3.1, §2.5; https://developers.google.com/search/docs/crawling-indexing/robots/robots_txt
  */
-import { parseRobotsTxt } from '../robots-txt.js';
+import { parseFetchedRobotsTxt } from '../robots-txt.js';
+import type { ResponseShape, URLInput } from '../web-types.js';
 import { responseMaxAge } from './cache-control.js';
 import { resolveFetchOptions, type FetchRobotsOptions, type ResolvedFetchOptions } from './options.js';
 import { robotsLocation, type RobotsLocation } from './origin.js';
 import { outcomeOf, reasonForStatus, type RobotsFetchReason, type RobotsFetchResult, type RobotsFetchVerdict } from './outcome.js';
 import { readLimited, type LimitedRead } from './read-body.js';
+import { retryAfterSeconds } from './retry-after.js';
 
 /** Redirects followed; the next one counts as a 4xx (RFC 9309 §2.3.1.2: "at least five"). */
 export const MAX_REDIRECTS = 5;
+
+/** What a conditional request sends: the validators of the copy held, and the URL that copy came from. */
+export interface Validators {
+  readonly url: string;
+  readonly etag: string | undefined;
+  readonly lastModified: string | undefined;
+}
+
+/** A conditional request answered 304: the copy held is still good. */
+export interface NotModified {
+  readonly outcome: 'not-modified';
+  readonly status: 304;
+  readonly maxAge: number | undefined;
+  readonly etag: string | undefined;
+  readonly lastModified: string | undefined;
+}
 
 /** What is known so far, for the result a timeout produces in the middle of it all. */
 interface Progress {
@@ -20,6 +38,9 @@ interface Progress {
   status: number;
   contentType: string | undefined;
   maxAge: number | undefined;
+  retryAfter: number | undefined;
+  etag: string | undefined;
+  lastModified: string | undefined;
 }
 
 const HTML_START = /^[\t\n\f\r ]*<(?:!doctype[\t\n\f\r ]+html|html|head|body|title|meta|script|!--)/i;
@@ -31,23 +52,58 @@ function looksLikeHtml(contentType: string | undefined, body: Uint8Array): boole
   return HTML_START.test(String.fromCharCode(...body.subarray(start, start + 64)));
 }
 
+/** Whether a custom fetch gave something this module can read as a Response. */
+function isResponse(value: unknown): value is ResponseShape {
+  if (typeof value !== 'object' || value === null) return false;
+  const response = value as Partial<Record<keyof ResponseShape, unknown>>;
+  const headers = response.headers as { get?: unknown } | null | undefined;
+  const body = response.body as { getReader?: unknown } | null | undefined;
+  return (
+    typeof response.status === 'number' &&
+    typeof headers === 'object' && headers !== null && typeof headers.get === 'function' &&
+    (body === null || body === undefined || typeof body.getReader === 'function')
+  );
+}
+
 /** Lets the connection go without reading what is left of a body. */
-function discard(response: Response): void {
+function discard(response: ResponseShape): void {
   response.body?.cancel().catch(() => undefined);
 }
 
-/** The next hop of a redirect, or undefined when it cannot be followed. */
-function redirectTarget(response: Response, from: string): string | undefined {
+/** `url` as it may be requested and reported: no credentials, no fragment. */
+function withoutCredentials(url: URL): URL {
+  url.username = '';
+  url.password = '';
+  url.hash = '';
+  return url;
+}
+
+/** The next hop of a redirect: its URL, or why it cannot be followed. */
+function redirectTarget(
+  response: ResponseShape,
+  from: string,
+  allowRedirect: ResolvedFetchOptions['allowRedirect'],
+): string | 'bad-redirect' | 'redirect-refused' {
   const location = response.headers.get('location');
-  if (location === null || location.trim() === '') return undefined;
+  if (location === null || location.trim() === '') return 'bad-redirect';
   let next: URL;
   try {
     next = new URL(location, from);
   } catch {
-    return undefined;
+    return 'bad-redirect';
   }
-  if (next.protocol !== 'http:' && next.protocol !== 'https:') return undefined;
-  next.hash = '';
+  if (next.protocol !== 'http:' && next.protocol !== 'https:') return 'bad-redirect';
+  // fetch() refuses URLs with credentials; a robots.txt is public, so they are dropped, never sent or shown.
+  withoutCredentials(next);
+  if (allowRedirect !== undefined) {
+    let allowed: unknown;
+    try {
+      allowed = allowRedirect(new URL(next.href));
+    } catch {
+      allowed = false;
+    }
+    if (allowed !== true) return 'redirect-refused';
+  }
   return next.href;
 }
 
@@ -62,9 +118,13 @@ function facts(where: RobotsLocation, progress: Progress): FetchFacts {
     redirects: progress.redirects,
     bytes: 0,
     truncated: false,
+    bytesIgnored: 0,
     contentType: progress.contentType,
     looksLikeHtml: false,
     maxAge: progress.maxAge,
+    retryAfter: progress.retryAfter,
+    etag: progress.etag,
+    lastModified: progress.lastModified,
   };
 }
 
@@ -73,40 +133,77 @@ function result(where: RobotsLocation, progress: Progress, reason: Exclude<Robot
   return { ...facts(where, progress), outcome: outcomeOf(reason) === 'allow-all' ? 'allow-all' : 'disallow-all', reason };
 }
 
+/** Bytes past the limit, when an uncompressed body's Content-Length tells them. */
+function ignoredBytes(response: ResponseShape, body: LimitedRead): number | undefined {
+  if (!body.truncated) return 0;
+  const encoding = response.headers.get('content-encoding')?.trim().toLowerCase();
+  if (encoding !== undefined && encoding !== '' && encoding !== 'identity') return undefined;
+  const declared = response.headers.get('content-length')?.trim();
+  if (declared === undefined || !/^\d+$/.test(declared)) return undefined;
+  const length = Number(declared);
+  return Number.isSafeInteger(length) && length > body.kept ? length - body.kept : undefined;
+}
+
+function record(progress: Progress, response: ResponseShape, options: ResolvedFetchOptions): void {
+  progress.status = response.status;
+  const headers = response.headers;
+  progress.contentType = headers.get('content-type') ?? undefined;
+  progress.maxAge = responseMaxAge(headers);
+  progress.retryAfter = response.status === 429 || response.status === 503 ? retryAfterSeconds(headers, options.now()) : undefined;
+  progress.etag = headers.get('etag') ?? undefined;
+  progress.lastModified = headers.get('last-modified') ?? undefined;
+}
+
+function conditionalHeaders(userAgent: string, url: string, validators: Validators | undefined): Record<string, string> {
+  const headers: Record<string, string> = { 'user-agent': userAgent };
+  if (validators === undefined || validators.url !== url) return headers;
+  if (validators.etag !== undefined) headers['if-none-match'] = validators.etag;
+  if (validators.lastModified !== undefined) headers['if-modified-since'] = validators.lastModified;
+  return headers;
+}
+
 async function fetchHops(
   where: RobotsLocation,
   options: ResolvedFetchOptions,
   signal: AbortSignal,
   progress: Progress,
-): Promise<RobotsFetchResult> {
+  validators: Validators | undefined,
+): Promise<RobotsFetchResult | NotModified> {
   const visited = new Set([where.robotsUrl]);
-  let redirect: RequestRedirect = 'manual';
-  let response: Response;
+  let redirect: 'manual' | 'follow' = 'manual';
+  let response: ResponseShape;
   for (;;) {
+    let answer: unknown;
     try {
-      response = await options.fetch(progress.url, {
+      answer = await options.fetch(progress.url, {
         method: 'GET',
         redirect,
-        headers: { 'user-agent': options.userAgent },
+        headers: conditionalHeaders(options.userAgent, progress.url, validators),
         signal,
       });
     } catch {
       return result(where, progress, signal.aborted ? 'timeout' : 'network-error');
     }
+    if (!isResponse(answer)) return result(where, progress, 'invalid-response');
+    response = answer;
     if (response.type === 'opaqueredirect') {
       // Browsers hide redirects from scripts; let the browser follow them (up to its own limit of 20).
       discard(response);
       redirect = 'follow';
       continue;
     }
-    if (response.redirected && response.url !== '') progress.url = response.url;
-    progress.status = response.status;
-    progress.contentType = response.headers.get('content-type') ?? undefined;
-    progress.maxAge = responseMaxAge(response.headers);
+    if (response.redirected === true && typeof response.url === 'string' && URL.canParse(response.url)) {
+      progress.url = withoutCredentials(new URL(response.url)).href;
+    }
+    record(progress, response, options);
+    if (response.status === 304 && validators?.url === progress.url) {
+      discard(response);
+      return { outcome: 'not-modified', status: 304, maxAge: progress.maxAge, etag: progress.etag, lastModified: progress.lastModified };
+    }
     if (response.status < 300 || response.status >= 400) break;
     discard(response);
-    const next = redirectTarget(response, progress.url);
-    if (next === undefined) return result(where, progress, 'bad-redirect');
+    const next = redirectTarget(response, progress.url, options.allowRedirect);
+    if (next === 'bad-redirect' || next === 'redirect-refused') return result(where, progress, next);
     if (visited.has(next)) return result(where, progress, 'redirect-loop');
     if (progress.redirects === MAX_REDIRECTS) return result(where, progress, 'too-many-redirects');
     visited.add(next);
@@ -125,21 +222,51 @@ async function fetchHops(
     return result(where, progress, signal.aborted ? 'timeout' : 'body-interrupted');
   }
   if (signal.aborted) return result(where, progress, 'timeout');
+  const bytesIgnored = ignoredBytes(response, body);
   return {
     ...facts(where, progress),
     outcome: 'rules',
     reason: 'ok',
-    robots: parseRobotsTxt(body.bytes, { profile: options.profile, maxBytes: options.maxBytes }),
+    robots: parseFetchedRobotsTxt(body.bytes, { profile: options.profile, maxBytes: options.maxBytes }, bytesIgnored),
     bytes: body.kept,
     truncated: body.truncated,
-    looksLikeHtml: looksLikeHtml(progress.contentType, body.bytes),
+    bytesIgnored,
+    looksLikeHtml: looksLikeHtml(progress.contentType, body.bytes.subarray(0, body.kept)),
   };
 }
 
-/** @internal fetchRobotsTxt() with its input already checked; RobotsCache calls it. */
-export async function fetchRobotsAt(where: RobotsLocation, options: ResolvedFetchOptions): Promise<RobotsFetchResult> {
-  const progress: Progress = { url: where.robotsUrl, redirects: 0, status: 0, contentType: undefined, maxAge: undefined };
+/**
+ * @internal fetchRobotsTxt() with its input already checked; RobotsCache calls it. `cancel` aborts the
+ * requests (the result is then a timeout, which the cache drops). With `validators`, the request to the
+ * URL they came from is conditional, and a 304 comes back as NotModified.
+ */
+export function fetchRobotsAt(where: RobotsLocation, options: ResolvedFetchOptions, cancel?: AbortSignal): Promise<RobotsFetchResult>;
+export function fetchRobotsAt(
+  where: RobotsLocation,
+  options: ResolvedFetchOptions,
+  cancel: AbortSignal | undefined,
+  validators: Validators | undefined,
+): Promise<RobotsFetchResult | NotModified>;
+export async function fetchRobotsAt(
+  where: RobotsLocation,
+  options: ResolvedFetchOptions,
+  cancel?: AbortSignal,
+  validators?: Validators,
+): Promise<RobotsFetchResult | NotModified> {
+  const progress: Progress = {
+    url: where.robotsUrl,
+    redirects: 0,
+    status: 0,
+    contentType: undefined,
+    maxAge: undefined,
+    retryAfter: undefined,
+    etag: undefined,
+    lastModified: undefined,
+  };
   const controller = new AbortController();
+  const abort = (): void => controller.abort();
+  cancel?.addEventListener('abort', abort, { once: true });
+  if (cancel?.aborted === true) abort();
   let timer: ReturnType<typeof setTimeout> | undefined;
   // The race makes the deadline hold even for a fetch that ignores its signal.
   const deadline = new Promise<RobotsFetchResult>((resolve) => {
@@ -149,9 +276,10 @@ export async function fetchRobotsAt(where: RobotsLocation, options: ResolvedFetc
     }, options.timeoutMs);
   });
   try {
-    return await Promise.race([fetchHops(where, options, controller.signal, progress), deadline]);
+    return await Promise.race([fetchHops(where, options, controller.signal, progress, validators), deadline]);
   } finally {
     clearTimeout(timer);
+    cancel?.removeEventListener('abort', abort);
   }
 }
 
@@ -162,14 +290,15 @@ export async function fetchRobotsAt(where: RobotsLocation, options: ResolvedFetc
  * exception: only a bad URL or bad options throw (TypeError, RangeError).
  *
  * @example
+ * import { fetchRobotsTxt } from 'robotstxt-wasm';
  * const result = await fetchRobotsTxt('https://example.com/any/page', { userAgent: 'ExampleBot/1.2 (+https://example.com/bot)' });
+ * result.outcome; // 'rules'
  * switch (result.outcome) {
- *   case 'rules': result.robots.isAllowed('https://example.com/any/page', 'ExampleBot'); break;
+ *   case 'rules': result.robots.isAllowed('https://example.com/private/page', 'ExampleBot'); break;
  *   case 'allow-all': break;    // 4xx: no restrictions
  *   case 'disallow-all': break; // 5xx, 429, timeout, network failure: crawl nothing for now
  * }
  */
-export async function fetchRobotsTxt(originOrUrl: string | URL, options: FetchRobotsOptions): Promise<RobotsFetchResult> {
-  const where = robotsLocation(originOrUrl);
-  return fetchRobotsAt(where, resolveFetchOptions(options));
+export async function fetchRobotsTxt(originOrUrl: string | URLInput, options: FetchRobotsOptions): Promise<RobotsFetchResult> {
+  return fetchRobotsAt(robotsLocation(originOrUrl), resolveFetchOptions(options));
 }

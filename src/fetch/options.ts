@@ -1,12 +1,15 @@
 /** The options of fetchRobotsTxt(), checked once and filled with their defaults. */
 import { DEFAULT_MAX_BYTES } from '../robots-txt.js';
 import { profileNamed, type ProfileName } from '../profile.js';
+import type { FetchInit, ResponseShape, URLInput } from '../web-types.js';
 
 /**
- * The fetch to use: `globalThis.fetch` or anything with its shape (undici's, a test double, a fetch
- * that adds a proxy). It is called with `redirect: 'manual'`: redirects are followed here, one hop at a time.
+ * The fetch to use: `globalThis.fetch` or anything with its shape (undici's, one with a DNS lookup that
+ * refuses private addresses, one that adds a proxy). It is called with `redirect: 'manual'`: redirects are
+ * followed here, one hop at a time. It may resolve to the platform's Response or to anything with the
+ * few members this library reads ({@link ResponseShape}).
  */
-export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
+export type FetchLike = (url: string, init: FetchInit) => Promise<ResponseShape>;
 
 /**
  * How to fetch robots.txt.
@@ -25,6 +28,14 @@ export interface FetchRobotsOptions {
   readonly maxBytes?: number;
   /** The parsing profile: `'rfc9309'` (default) or `'google'`. */
   readonly profile?: ProfileName;
+  /**
+   * Asked before every redirect hop (not the first request, which the caller chose) with the URL the hop
+   * would request, credentials removed; `false` (or a throw) refuses it, and the fetch ends as
+   * `allow-all` with reason `'redirect-refused'`, like any redirect that leads nowhere. Default: every
+   * http(s) hop is followed. A crawler inside a cloud network should refuse hosts it must never reach:
+   * `localhost`, IP literals in private, loopback and link-local ranges, metadata endpoints.
+   */
+  readonly allowRedirect?: (url: URLInput) => boolean;
 }
 
 export interface ResolvedFetchOptions {
@@ -33,6 +44,9 @@ export interface ResolvedFetchOptions {
   readonly timeoutMs: number;
   readonly maxBytes: number;
   readonly profile: ProfileName;
+  readonly allowRedirect: ((url: URL) => boolean) | undefined;
+  /** The clock Retry-After dates are read against (RobotsCache's own). */
+  readonly now: () => number;
 }
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -86,8 +100,22 @@ function resolveFetch(custom: unknown): FetchLike {
   return (url, init) => call(url, init);
 }
 
+/** A body read from the network must be bounded: unlike parseRobotsTxt(), no Infinity. */
+function checkNetworkMaxBytes(value: unknown): number {
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return value;
+  throw new RangeError(
+    `maxBytes must be a finite whole number of bytes ≥ 0, got ${describe(value)}: a body read from the network ` +
+      `must be bounded (only parseRobotsTxt() accepts Infinity). Default ${DEFAULT_MAX_BYTES} (500 KiB).`,
+  );
+}
+
+function checkAllowRedirect(value: unknown): ((url: URL) => boolean) | undefined {
+  if (value === undefined || typeof value === 'function') return value as ((url: URL) => boolean) | undefined;
+  throw new TypeError(`allowRedirect must be a function (url: URL) => boolean, got ${describe(value)}`);
+}
+
 /** Checks the options of fetchRobotsTxt() and fills in the defaults; throws TypeError or RangeError. */
-export function resolveFetchOptions(options: FetchRobotsOptions): ResolvedFetchOptions {
+export function resolveFetchOptions(options: FetchRobotsOptions, now: () => number = Date.now): ResolvedFetchOptions {
   if (typeof options !== 'object' || options === null) {
     throw new TypeError(`Expected an options object with at least { userAgent }, got ${describe(options)}`);
   }
@@ -97,7 +125,9 @@ export function resolveFetchOptions(options: FetchRobotsOptions): ResolvedFetchO
     userAgent: checkUserAgent(options.userAgent),
     fetch: resolveFetch(options.fetch),
     timeoutMs: checkDuration('timeoutMs', options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
-    maxBytes: checkWholeNumber('maxBytes', options.maxBytes ?? DEFAULT_MAX_BYTES, 0),
+    maxBytes: checkNetworkMaxBytes(options.maxBytes ?? DEFAULT_MAX_BYTES),
     profile,
+    allowRedirect: checkAllowRedirect(options.allowRedirect),
+    now,
   };
 }

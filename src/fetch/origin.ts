@@ -1,7 +1,9 @@
 /**
  * Which robots.txt governs a URL: the one at the root of its origin (scheme, host, port).
- * spec: 003_14cd348ff9b99c23.txt, "File location & range of validity"; RFC 9309 §2.3.
+ * RFC 9309 §2.3; https://developers.google.com/search/docs/crawling-indexing/robots/robots_txt
+ * ("File location and range of validity").
  */
+import { isUrlObject, type URLInput } from '../web-types.js';
 
 /** A URL's origin and the robots.txt that governs it. */
 export interface RobotsLocation {
@@ -11,29 +13,30 @@ export interface RobotsLocation {
   readonly robotsUrl: string;
 }
 
+/** A URL parsed once: the robots.txt that governs it, and the URL itself, as fetch() would request it. */
+export interface LocatedUrl {
+  readonly location: RobotsLocation;
+  readonly url: URL;
+}
+
 function describe(input: unknown): string {
   if (typeof input === 'string') return JSON.stringify(input.length > 200 ? `${input.slice(0, 200)}…` : input);
   return input === null ? 'null' : typeof input;
 }
 
 /**
- * The origin of `input` (an absolute http(s) URL, or a `URL`) and its robots.txt URL. The WHATWG URL
- * parser does the folding: `HTTP://Example.COM:80/a` and `http://example.com/b` share the origin
- * `http://example.com`; `http://mü.example` becomes `http://xn--m-eha.example`.
- *
- * @example
- * robotsLocation('HTTPS://Example.com:443/shop?page=2');
- * // { origin: 'https://example.com', robotsUrl: 'https://example.com/robots.txt' }
+ * Parses `input` (an absolute http(s) URL as a string, or a URL object) with the WHATWG URL parser, the
+ * one fetch() uses, and finds its robots.txt. Throws a TypeError that says what to pass otherwise.
  */
-export function robotsLocation(input: string | URL): RobotsLocation {
+export function locateUrl(input: string | URLInput): LocatedUrl {
   let url: URL;
-  if (input instanceof URL) url = input;
-  else if (typeof input === 'string') {
+  if (typeof input === 'string' || isUrlObject(input)) {
+    const text = typeof input === 'string' ? input : input.href;
     try {
-      url = new URL(input);
+      url = new URL(text);
     } catch {
       throw new TypeError(
-        `Invalid URL ${describe(input)}: pass an absolute http(s) URL or origin, such as "https://example.com/page"`,
+        `Invalid URL ${describe(text)}: pass an absolute http(s) URL or origin, such as "https://example.com/page"`,
       );
     }
   } else {
@@ -49,5 +52,19 @@ export function robotsLocation(input: string | URL): RobotsLocation {
     throw new TypeError(`URL ${describe(url.href)} has no host: pass a URL such as "https://example.com/page"`);
   }
   const origin = url.origin;
-  return { origin, robotsUrl: `${origin}/robots.txt` };
+  return { location: { origin, robotsUrl: `${origin}/robots.txt` }, url };
+}
+
+/**
+ * The origin of `input` (an absolute http(s) URL, or a `URL`) and its robots.txt URL. The WHATWG URL
+ * parser does the folding: `HTTP://Example.COM:80/a` and `http://example.com/b` share the origin
+ * `http://example.com`; `http://mü.example` becomes `http://xn--m-eha.example`.
+ *
+ * @example
+ * import { robotsLocation } from 'robotstxt-wasm';
+ * robotsLocation('HTTPS://Example.com:443/shop?page=2');
+ * // { origin: 'https://example.com', robotsUrl: 'https://example.com/robots.txt' }
+ */
+export function robotsLocation(input: string | URLInput): RobotsLocation {
+  return locateUrl(input).location;
 }

@@ -1,14 +1,16 @@
 /**
- * What fetching a robots.txt can come to, and how each HTTP status maps to it.
- * spec: 003_14cd348ff9b99c23.txt, "Handling HTTP result codes"; RFC 9309 §2.3.1.
+ * What fetching a robots.txt can come to, and how each HTTP status maps to it: RFC 9309 §2.3.1, and
+ * Google's reading of it (https://developers.google.com/search/docs/crawling-indexing/robots/robots_txt,
+ * "Handling HTTP status codes").
  */
 import type { RobotsTxt } from '../robots-txt.js';
 
 /**
  * - `'rules'`: the file was fetched (2xx); its rules decide ("conditional allow").
- * - `'allow-all'`: there is no usable file (4xx, or redirects that lead nowhere); anything may be crawled.
+ * - `'allow-all'`: there is no usable file (4xx, or redirects that lead nowhere or were refused);
+ *   anything may be crawled.
  * - `'disallow-all'`: the site is unreachable (5xx, 429, timeout, network failure, a body that broke
- *   off); nothing may be crawled.
+ *   off, a response that is not one); nothing may be crawled.
  */
 export type RobotsOutcome = 'rules' | 'allow-all' | 'disallow-all';
 
@@ -22,11 +24,13 @@ export type RobotsOutcome = 'rules' | 'allow-all' | 'disallow-all';
  * | `'too-many-redirects'` | a sixth redirect: `'allow-all'` |
  * | `'redirect-loop'` | a redirect back to a URL already visited: `'allow-all'` |
  * | `'bad-redirect'` | a 3xx without a usable `Location` (missing, unparsable, not http(s)): `'allow-all'` |
+ * | `'redirect-refused'` | the `allowRedirect` option refused the next hop: `'allow-all'` |
  * | `'server-error'` | 5xx, or a status outside 200–599: `'disallow-all'` |
  * | `'rate-limited'` | 429: `'disallow-all'` |
  * | `'timeout'` | no complete answer within `timeoutMs`: `'disallow-all'` |
  * | `'network-error'` | DNS, connection refused or reset, TLS, an invalid response: `'disallow-all'` |
  * | `'body-interrupted'` | the body broke off before its end: `'disallow-all'` |
+ * | `'invalid-response'` | the `fetch` option returned something other than a Response: `'disallow-all'` |
  */
 export type RobotsFetchReason =
   | 'ok'
@@ -34,11 +38,13 @@ export type RobotsFetchReason =
   | 'too-many-redirects'
   | 'redirect-loop'
   | 'bad-redirect'
+  | 'redirect-refused'
   | 'server-error'
   | 'rate-limited'
   | 'timeout'
   | 'network-error'
-  | 'body-interrupted';
+  | 'body-interrupted'
+  | 'invalid-response';
 
 const OUTCOME_OF: Readonly<Record<RobotsFetchReason, RobotsOutcome>> = {
   ok: 'rules',
@@ -46,11 +52,13 @@ const OUTCOME_OF: Readonly<Record<RobotsFetchReason, RobotsOutcome>> = {
   'too-many-redirects': 'allow-all',
   'redirect-loop': 'allow-all',
   'bad-redirect': 'allow-all',
+  'redirect-refused': 'allow-all',
   'server-error': 'disallow-all',
   'rate-limited': 'disallow-all',
   timeout: 'disallow-all',
   'network-error': 'disallow-all',
   'body-interrupted': 'disallow-all',
+  'invalid-response': 'disallow-all',
 };
 
 /** The outcome a reason leads to. */
@@ -70,9 +78,11 @@ export function reasonForStatus(status: number): RobotsFetchReason {
  * The result of one robots.txt fetch (fetchRobotsTxt), before any caching.
  *
  * @example
+ * import { fetchRobotsTxt } from 'robotstxt-wasm';
  * const result = await fetchRobotsTxt('https://example.com/', { userAgent: 'ExampleBot/1.2' });
- * if (result.outcome === 'rules') result.robots.isAllowed('https://example.com/x', 'ExampleBot');
- * // { outcome: 'rules', reason: 'ok', status: 200, redirects: 0, bytes: 1234, truncated: false, … }
+ * result;
+ * // { outcome: 'rules', reason: 'ok', status: 200, redirects: 0, truncated: false, … }
+ * if (result.outcome === 'rules') result.robots.isAllowed('https://example.com/private/x', 'ExampleBot'); // false
  */
 export type RobotsFetchResult = RobotsFetchRules | RobotsFetchVerdict;
 
@@ -85,7 +95,7 @@ interface RobotsFetchCommon {
   readonly origin: string;
   /** `<origin>/robots.txt`, the URL first requested. */
   readonly robotsUrl: string;
-  /** The URL of the last request made (differs from robotsUrl after redirects). */
+  /** The URL of the last request made (differs from robotsUrl after redirects); never holds credentials. */
   readonly finalUrl: string;
   /** Redirects followed. */
   readonly redirects: number;
@@ -93,6 +103,12 @@ interface RobotsFetchCommon {
   readonly bytes: number;
   /** The body was longer than maxBytes: reading stopped there and the connection was released. */
   readonly truncated: boolean;
+  /**
+   * Body bytes past maxBytes that were not read, when known: only an uncompressed body's
+   * `Content-Length` tells it (the download stops at the limit). 0 when nothing was cut; undefined when
+   * the body was cut and its size is unknown.
+   */
+  readonly bytesIgnored: number | undefined;
   /** The final response's Content-Type header, if any. */
   readonly contentType: string | undefined;
   /** The body looked like an HTML page (by Content-Type or by its first tag); it is parsed anyway. */
@@ -102,6 +118,14 @@ interface RobotsFetchCommon {
    * no-store or no-cache), undefined when it says nothing. RobotsCache clamps it (60 s to 24 h).
    */
   readonly maxAge: number | undefined;
+  /**
+   * Seconds the site asked to wait before the next request (`Retry-After` on a 429 or 503), undefined
+   * otherwise. RobotsCache waits at least this long, within its back-off ceiling.
+   */
+  readonly retryAfter: number | undefined;
+  /** The final response's `ETag` and `Last-Modified`, which RobotsCache revalidates with. */
+  readonly etag: string | undefined;
+  readonly lastModified: string | undefined;
 }
 
 /** A 2xx: the parsed file. */

@@ -2,12 +2,13 @@
  * Reads a response body up to a byte limit, as a stream: a 50 MB robots.txt costs maxBytes of memory
  * (plus one chunk), and the download stops there.
  */
-
-/** Bytes past the limit that are kept, so the parser can tell whether the last line was cut. */
-const TAIL_BYTES = 65_536;
+import type { BodyStreamShape } from '../web-types.js';
 
 export interface LimitedRead {
-  /** The first `maxBytes` bytes, followed by up to 64 KiB of what came after when the body was longer. */
+  /**
+   * The first `maxBytes` bytes, followed by the one byte after them when the body was longer: the parser
+   * needs it to tell whether the limit cut the last line in two.
+   */
   readonly bytes: Uint8Array;
   /** How many of `bytes` are within the limit. */
   readonly kept: number;
@@ -32,12 +33,9 @@ function concat(chunks: readonly Uint8Array[], length: number): Uint8Array {
 /**
  * Reads `body` until its end or until more than `maxBytes` arrived, then cancels it (which closes the
  * connection of an unfinished download). Rejects when the stream errors (a connection that broke off,
- * an abort).
- *
- * @example
- * const { bytes, truncated } = await readLimited(response.body, 512_000);
+ * an abort), or when a chunk is not bytes.
  */
-export async function readLimited(body: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<LimitedRead> {
+export async function readLimited(body: BodyStreamShape | null, maxBytes: number): Promise<LimitedRead> {
   if (body === null) return { bytes: new Uint8Array(0), kept: 0, truncated: false };
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
@@ -46,13 +44,13 @@ export async function readLimited(body: ReadableStream<Uint8Array> | null, maxBy
     for (;;) {
       const { done, value } = await reader.read();
       if (done) return { bytes: concat(chunks, received), kept: received, truncated: false };
+      if (!(value instanceof Uint8Array)) throw new TypeError('the response body is not a stream of bytes');
       if (value.length === 0) continue;
       chunks.push(value);
       received += value.length;
       if (received > maxBytes) {
         void reader.cancel().catch(() => undefined);
-        const length = Math.min(received, maxBytes + TAIL_BYTES);
-        return { bytes: concat(chunks, length), kept: maxBytes, truncated: true };
+        return { bytes: concat(chunks, maxBytes + 1), kept: maxBytes, truncated: true };
       }
     }
   } finally {

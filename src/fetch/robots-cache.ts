@@ -1,37 +1,61 @@
 /**
  * robots.txt per origin for a crawler: fetched by the standard, cached by the standard, shared between
  * concurrent callers, bounded in size, and compiled once per origin for the crawler's agent.
- * spec: RFC 9309 §2.3.1, §2.4; 003_14cd348ff9b99c23.txt, "Handling HTTP result codes".
+ * RFC 9309 §2.3.1, §2.4; https://developers.google.com/search/docs/crawling-indexing/robots/robots_txt
  */
 import type { AgentRules, Explanation } from '../agent-rules.js';
 import { profileNamed } from '../profile.js';
 import type { RobotsTxt } from '../robots-txt.js';
-import { backoffAfter, CACHE_LIMITS, lifetimeOf } from './cache-policy.js';
-import { fetchRobotsAt } from './fetch-robots.js';
-import { checkWholeNumber, resolveFetchOptions, type FetchRobotsOptions, type ResolvedFetchOptions } from './options.js';
-import { robotsLocation, type RobotsLocation } from './origin.js';
+import type { AbortSignalInput, AbortSignalShape, URLInput } from '../web-types.js';
+import { backoffAfter, CACHE_LIMITS, lifetimeOf, type LifetimeBounds } from './cache-policy.js';
+import { fetchRobotsAt, type NotModified, type Validators } from './fetch-robots.js';
+import { checkDuration, checkWholeNumber, resolveFetchOptions, type FetchRobotsOptions, type ResolvedFetchOptions } from './options.js';
+import { locateUrl, type RobotsLocation } from './origin.js';
 import type { RobotsFetchReason, RobotsFetchResult } from './outcome.js';
+import { productToken } from './product-token.js';
 
 /**
- * Options of RobotsCache: those of fetchRobotsTxt(), plus the agent, the size bound and the clock.
+ * Options of RobotsCache: those of fetchRobotsTxt(), plus the agent, the bounds and the clock.
  *
  * @example
- * new RobotsCache({ userAgent: 'ExampleBot/1.2 (+https://example.com/bot)', maxEntries: 10_000 });
+ * import { RobotsCache } from 'robotstxt-wasm';
+ * const robots = new RobotsCache({ userAgent: 'ExampleBot/1.2 (+https://example.com/bot)', maxEntries: 10_000 });
+ * robots.agent; // 'ExampleBot'
  */
 export interface RobotsCacheOptions extends FetchRobotsOptions {
   /**
-   * The product token the rules are matched for. Default: the leading product token of `userAgent`
-   * (`'ExampleBot/1.2 (+https://example.com/bot)'` → `'ExampleBot'`).
+   * The product token the rules are matched for. Default: the crawler's token in `userAgent`, found by
+   * productToken() (`'Mozilla/5.0 (compatible; ExampleBot/2.1; +https://example.com/bot)'` → `'ExampleBot'`);
+   * a TypeError when it holds none.
    */
   readonly agent?: string;
   /** Origins kept; the least recently used one is dropped (and its memory freed) beyond. Default 100,000. */
   readonly maxEntries?: number;
+  /**
+   * The shortest time a definitive answer is kept, whatever its `Cache-Control` says (`no-store`,
+   * `max-age=0`, an invalid max-age): the cache never asks a site more often. Default 60,000 (1 min).
+   */
+  readonly minLifetimeMs?: number;
+  /** The longest, and the lifetime without `Cache-Control`. Default and upper bound 86,400,000 (24 h, RFC 9309 §2.4). */
+  readonly maxLifetimeMs?: number;
+  /** Renew an expired copy with a conditional request (`If-None-Match`, `If-Modified-Since`); a 304 keeps it. Default true. */
+  readonly revalidate?: boolean;
+  /** Wait as long as a 429's or 503's `Retry-After` asks (at most 1 h) before asking again. Default true. */
+  readonly honorRetryAfter?: boolean;
   /** The clock, in milliseconds since the epoch. Default `Date.now`; tests move it instead of sleeping. */
   readonly now?: () => number;
 }
 
-/** Where an answer came from: a fetch made for it, a fresh cached copy, or an old copy standing in for an unreachable site. */
-export type RobotsSourceKind = 'network' | 'cache' | 'stale';
+/** Options of one call: `signal` lets the caller stop waiting (the shared fetch goes on for the others). */
+export interface RobotsCallOptions {
+  readonly signal?: AbortSignalInput;
+}
+
+/**
+ * Where an answer came from: a fetch made for it, a conditional fetch that confirmed the copy held
+ * (304), a fresh cached copy, or an old copy standing in for an unreachable site.
+ */
+export type RobotsSourceKind = 'network' | 'revalidated' | 'cache' | 'stale';
 
 /** A refresh that found the site unreachable while an older copy was served instead. */
 export interface RefreshFailure {
@@ -46,16 +70,28 @@ export interface RefreshFailure {
  * The robots.txt behind an answer: which fetch, when, until when, and how it ended.
  *
  * @example
+ * import { RobotsCache } from 'robotstxt-wasm';
+ * const robots = new RobotsCache({ userAgent: 'ExampleBot/1.2' });
  * (await robots.explain('https://example.com/private/x')).source;
- * // { origin: 'https://example.com', outcome: 'rules', reason: 'ok', status: 200, from: 'cache',
- * //   fetchedAt: 1767225600000, expiresAt: 1767312000000, contentType: 'text/plain', looksLikeHtml: false, … }
+ * // { origin: 'https://example.com', outcome: 'rules', reason: 'ok', status: 200, from: 'network', looksLikeHtml: false, … }
  */
 export interface RobotsSource
   extends Pick<
     RobotsFetchResult,
-    'origin' | 'robotsUrl' | 'outcome' | 'reason' | 'status' | 'finalUrl' | 'redirects' | 'bytes' | 'truncated' | 'contentType' | 'looksLikeHtml'
+    | 'origin'
+    | 'robotsUrl'
+    | 'outcome'
+    | 'reason'
+    | 'status'
+    | 'finalUrl'
+    | 'redirects'
+    | 'bytes'
+    | 'truncated'
+    | 'bytesIgnored'
+    | 'contentType'
+    | 'looksLikeHtml'
   > {
-  /** When the copy was fetched (the `now` clock, ms). */
+  /** When the copy was fetched, or last confirmed by a 304 (the `now` clock, ms). */
   readonly fetchedAt: number;
   /** When the cache asks the network again (ms). */
   readonly expiresAt: number;
@@ -83,6 +119,8 @@ export interface CachedRobotsVerdict extends RobotsSource {
  * entry is refreshed or evicted, so use them right away and do not dispose them yourself.
  *
  * @example
+ * import { RobotsCache } from 'robotstxt-wasm';
+ * const robots = new RobotsCache({ userAgent: 'ExampleBot/1.2' });
  * const cached = await robots.get('https://example.com');
  * if (cached.outcome === 'rules') cached.robots.sitemaps; // ['https://example.com/sitemap.xml']
  */
@@ -93,12 +131,43 @@ export interface CachedExplanation extends Explanation {
   readonly source: RobotsSource;
 }
 
+/** What a cache has done so far, for operators (RobotsCache.stats()). */
+export interface RobotsCacheStats {
+  /** Origins cached now. */
+  readonly entries: number;
+  /** Calls answered from a cached copy without waiting for the network (stale copies included). */
+  readonly hits: number;
+  /** robots.txt fetches started (conditional ones included). */
+  readonly fetches: number;
+  /** Conditional fetches that the site answered 304 Not Modified: the copy was kept without parsing again. */
+  readonly revalidations: number;
+  /** Calls answered with an old copy standing in for an unreachable site. */
+  readonly staleAnswers: number;
+  /** Origins dropped because the cache was full. */
+  readonly evictions: number;
+  /** Body bytes and compiled rules' bytes the cached origins hold. */
+  readonly bytesHeld: number;
+}
+
+/** Thrown by every call on a RobotsCache after dispose(), and to callers whose fetch dispose() cancelled. */
+export class RobotsCacheDisposedError extends Error {
+  constructor() {
+    super('this RobotsCache was disposed; create a new RobotsCache (use clear() to empty a cache and keep using it)');
+    this.name = 'RobotsCacheDisposedError';
+  }
+}
+
 /** One fetched answer as the cache keeps it. */
 interface Copy {
   readonly result: RobotsFetchResult;
   /** The rules compiled for the cache's agent when the outcome is 'rules'. */
   readonly rules: AgentRules | undefined;
+  /** When it was fetched or last confirmed by a 304. */
   readonly fetchedAt: number;
+  /** Cache-Control max-age (seconds) and validators, updated by a 304 (RFC 9111 §4.3.4). */
+  readonly maxAge: number | undefined;
+  readonly etag: string | undefined;
+  readonly lastModified: string | undefined;
 }
 
 interface Entry {
@@ -113,18 +182,67 @@ interface Entry {
 }
 
 interface Waiter {
-  settle(entry: Entry): void;
+  settle(entry: Entry, from: RobotsSourceKind): void;
   fail(error: unknown): void;
 }
 
-const LEADING_PRODUCT = /^[A-Za-z_-]+/;
+interface Flight {
+  readonly waiters: Set<Waiter>;
+  readonly cancel: AbortController;
+}
+
+type Reader<T> = (entry: Entry, url: URL, where: RobotsLocation, from: RobotsSourceKind) => T;
 
 function disposeCopy(copy: Copy): void {
   copy.result.robots?.dispose();
 }
 
-function urlText(input: string | URL): string {
-  return typeof input === 'string' ? input : input.href;
+/** A fetch that lands after dispose(): nothing of it is kept. */
+function dropAttempt(attempt: RobotsFetchResult | NotModified): void {
+  if (attempt.outcome === 'rules') attempt.robots.dispose();
+}
+
+function heldBytes(copy: Copy): number {
+  return copy.result.bytes + (copy.rules?.byteLength ?? 0);
+}
+
+function validatorsOf(copy: Copy): Validators | undefined {
+  if (copy.result.outcome !== 'rules' || (copy.etag === undefined && copy.lastModified === undefined)) return undefined;
+  return { url: copy.result.finalUrl, etag: copy.etag, lastModified: copy.lastModified };
+}
+
+function checkFlag(name: string, value: unknown): boolean {
+  if (value === undefined) return true;
+  if (typeof value !== 'boolean') throw new TypeError(`${name} must be true or false, got ${typeof value}`);
+  return value;
+}
+
+function checkLifetimes(options: RobotsCacheOptions): LifetimeBounds {
+  const max = checkDuration('maxLifetimeMs', options.maxLifetimeMs ?? CACHE_LIMITS.maxLifetime);
+  if (max > CACHE_LIMITS.maxLifetime) {
+    throw new RangeError(`maxLifetimeMs must be at most ${CACHE_LIMITS.maxLifetime} (24 hours, RFC 9309 §2.4), got ${max}`);
+  }
+  const min = checkDuration('minLifetimeMs', options.minLifetimeMs ?? Math.min(CACHE_LIMITS.minLifetime, max));
+  if (min > max) throw new RangeError(`minLifetimeMs (${min}) must not exceed maxLifetimeMs (${max})`);
+  return { min, max };
+}
+
+function checkClock(now: unknown): () => number {
+  if (typeof now !== 'function') throw new TypeError(`now must be a function returning milliseconds, got ${typeof now}`);
+  const clock = now as () => unknown;
+  const read = (): number => {
+    const time = clock();
+    if (typeof time !== 'number' || !Number.isFinite(time)) {
+      throw new TypeError(`now() must return a finite number of milliseconds since the epoch, got ${String(time)}`);
+    }
+    return time;
+  };
+  read();
+  return read;
+}
+
+function abortReason(signal: AbortSignalShape): unknown {
+  return signal.reason ?? new Error('the call was aborted');
 }
 
 /**
@@ -132,18 +250,22 @@ function urlText(input: string | URL): string {
  *
  * - 2xx: the file's rules; 3xx: up to 5 redirects followed (across hosts), then allow all; 4xx (401 and
  *   403 included): allow all; 5xx, 429, timeouts, network failures: disallow all.
- * - A copy is used for its `Cache-Control: max-age`, at least 60 s and at most 24 h (24 h by default).
- *   When a refresh finds the site unreachable, the last good copy keeps answering (`from: 'stale'`) for
- *   up to 30 days after it was fetched; without one, everything is disallowed and the site is asked
- *   again after 1 min, 2 min, 4 min, … up to 1 h.
+ * - A copy is used for its `Cache-Control: max-age`, at least 60 s and at most 24 h (24 h by default), then
+ *   revalidated with `ETag`/`Last-Modified` when it had them. When a refresh finds the site unreachable,
+ *   the last good copy keeps answering (`from: 'stale'`) for up to 30 days after it was fetched; without
+ *   one, everything is disallowed and the site is asked again after 1 min, 2 min, 4 min, … up to 1 h (or
+ *   later, when its `Retry-After` says so).
  * - Concurrent calls for one origin share one request; at most `maxEntries` origins are kept, the least
  *   recently used one dropped first (its compiled rules freed).
+ * - URLs are parsed once, with the URL parser fetch() uses: the path and query that decide are those a
+ *   crawler's fetch() of the same URL requests.
  *
  * @example
- * const robots = new RobotsCache({ userAgent: 'ExampleBot/1.2 (+https://example.com/bot)' });
- * if (await robots.isAllowed('https://example.com/some/page?x=1')) {
- *   // fetch the page, waiting (await robots.crawlDelay(url)) ?? 0 seconds between requests to the origin
- * }
+ * import { RobotsCache } from 'robotstxt-wasm';
+ * const robots = new RobotsCache({ userAgent: 'Mozilla/5.0 (compatible; ExampleBot/1.2; +https://example.com/bot)' });
+ * robots.agent; // 'ExampleBot'
+ * await robots.isAllowed('https://example.com/private/x'); // false
+ * await robots.isAllowed('https://example.com/some/page?x=1'); // true
  */
 export class RobotsCache {
   /** The User-Agent header sent with robots.txt requests. */
@@ -152,28 +274,36 @@ export class RobotsCache {
   readonly agent: string;
   private readonly options: ResolvedFetchOptions;
   private readonly maxEntries: number;
+  private readonly lifetimes: LifetimeBounds;
+  private readonly revalidate: boolean;
+  private readonly honorRetryAfter: boolean;
   private readonly now: () => number;
   /** In least-recently-used order: an entry is deleted and set again on each use. */
   private readonly entries = new Map<string, Entry>();
-  private readonly flights = new Map<string, Waiter[]>();
+  private readonly flights = new Map<string, Flight>();
+  private disposed = false;
+  private counts = { hits: 0, fetches: 0, revalidations: 0, staleAnswers: 0, evictions: 0 };
 
   /**
    * Checks the options (TypeError or RangeError for a bad one) and makes an empty cache.
    *
    * @example
+   * import { RobotsCache } from 'robotstxt-wasm';
    * const robots = new RobotsCache({ userAgent: 'ExampleBot/1.2 (+https://example.com/bot)', timeoutMs: 5_000 });
    * robots.agent; // 'ExampleBot'
    */
   constructor(options: RobotsCacheOptions) {
-    this.options = resolveFetchOptions(options);
+    const now = checkClock((options as RobotsCacheOptions | undefined)?.now ?? Date.now);
+    this.options = resolveFetchOptions(options, now);
     this.userAgent = this.options.userAgent;
     this.agent = options.agent ?? this.derivedAgent();
     if (typeof this.agent !== 'string') throw new TypeError(`agent must be a product token such as "ExampleBot", got ${typeof this.agent}`);
     profileNamed(this.options.profile).agentKey(this.agent);
     this.maxEntries = checkWholeNumber('maxEntries', options.maxEntries ?? 100_000, 1);
-    const now = options.now ?? Date.now;
-    if (typeof now !== 'function') throw new TypeError(`now must be a function returning milliseconds, got ${typeof now}`);
-    this.now = () => now();
+    this.lifetimes = checkLifetimes(options);
+    this.revalidate = checkFlag('revalidate', options.revalidate);
+    this.honorRetryAfter = checkFlag('honorRetryAfter', options.honorRetryAfter);
+    this.now = now;
   }
 
   /** Origins cached (fetches still in flight not counted). */
@@ -183,15 +313,20 @@ export class RobotsCache {
 
   /**
    * May the crawler fetch `url`? Fetches the origin's robots.txt first when it is not cached or has expired.
-   * Throws a TypeError for a URL that is not absolute http(s); anything the network does is an answer.
+   * Rejects with a TypeError for a URL that is not absolute http(s), with the signal's reason when
+   * `signal` aborts first, and with RobotsCacheDisposedError after dispose(); anything the network does
+   * is an answer.
    *
    * @example
+   * import { RobotsCache } from 'robotstxt-wasm';
+   * const robots = new RobotsCache({ userAgent: 'ExampleBot/1.2' });
    * await robots.isAllowed('https://example.com/some/page?x=1'); // true
+   * await robots.isAllowed(new URL('https://example.com/private/x'), { signal: AbortSignal.timeout(5_000) }); // false
    */
-  isAllowed(url: string | URL): Promise<boolean> {
-    return this.lookup(url, (entry) => {
+  isAllowed(url: string | URLInput, options?: RobotsCallOptions): Promise<boolean> {
+    return this.lookup(url, options, (entry, parsed) => {
       const { rules, result } = entry.copy;
-      return rules !== undefined ? rules.isAllowed(urlText(url)) : result.outcome === 'allow-all';
+      return rules !== undefined ? rules.isAllowed(parsed) : result.outcome === 'allow-all';
     });
   }
 
@@ -199,10 +334,12 @@ export class RobotsCache {
    * The `Crawl-delay` (seconds) that applies to the crawler on `url`'s origin, or undefined.
    *
    * @example
+   * import { RobotsCache } from 'robotstxt-wasm';
+   * const robots = new RobotsCache({ userAgent: 'ExampleBot/1.2' });
    * await robots.crawlDelay('https://example.com/'); // 2
    */
-  crawlDelay(url: string | URL): Promise<number | undefined> {
-    return this.lookup(url, (entry) => entry.copy.rules?.crawlDelay);
+  crawlDelay(url: string | URLInput, options?: RobotsCallOptions): Promise<number | undefined> {
+    return this.lookup(url, options, (entry) => entry.copy.rules?.crawlDelay);
   }
 
   /**
@@ -210,16 +347,18 @@ export class RobotsCache {
    * outcome is allow-all or disallow-all) and where the robots.txt came from.
    *
    * @example
+   * import { RobotsCache } from 'robotstxt-wasm';
+   * const robots = new RobotsCache({ userAgent: 'ExampleBot/1.2' });
    * await robots.explain('https://example.com/private/x');
-   * // { allowed: false, line: 3, rule: { kind: 'disallow', pattern: '/private/' },
-   * //   source: { origin: 'https://example.com', outcome: 'rules', status: 200, from: 'cache', … } }
+   * // { allowed: false, line: 2, rule: { kind: 'disallow', pattern: '/private/' },
+   * //   source: { origin: 'https://example.com', outcome: 'rules', status: 200, from: 'network', … } }
    */
-  explain(url: string | URL): Promise<CachedExplanation> {
-    return this.lookup(url, (entry, where, from) => {
+  explain(url: string | URLInput, options?: RobotsCallOptions): Promise<CachedExplanation> {
+    return this.lookup(url, options, (entry, parsed, where, from) => {
       const source = this.describe(where, entry, from);
       const { rules, result } = entry.copy;
       if (rules === undefined) return { allowed: result.outcome === 'allow-all', line: 0, source };
-      return { ...rules.explain(urlText(url)), source };
+      return { ...rules.explain(parsed), source };
     });
   }
 
@@ -227,12 +366,14 @@ export class RobotsCache {
    * The robots.txt (or the allow-all / disallow-all outcome) for the origin of `originOrUrl`.
    *
    * @example
+   * import { RobotsCache } from 'robotstxt-wasm';
+   * const robots = new RobotsCache({ userAgent: 'ExampleBot/1.2' });
    * const cached = await robots.get('https://example.com');
    * cached.outcome; // 'rules'
    * cached.robots?.sitemaps; // ['https://example.com/sitemap.xml']
    */
-  get(originOrUrl: string | URL): Promise<CachedRobots> {
-    return this.lookup(originOrUrl, (entry, where, from): CachedRobots => {
+  get(originOrUrl: string | URLInput, options?: RobotsCallOptions): Promise<CachedRobots> {
+    return this.lookup(originOrUrl, options, (entry, _url, where, from): CachedRobots => {
       const source = this.describe(where, entry, from);
       const { result, rules } = entry.copy;
       if (result.outcome === 'rules' && rules !== undefined) return { ...source, outcome: 'rules', robots: result.robots, rules };
@@ -241,21 +382,64 @@ export class RobotsCache {
   }
 
   /**
-   * Drops every cached origin and frees their compiled rules. The cache stays usable: later calls fetch anew.
+   * What the cache has done so far, and what it holds.
    *
    * @example
-   * robots.dispose(); // e.g. when the crawl ends
+   * import { RobotsCache } from 'robotstxt-wasm';
+   * const robots = new RobotsCache({ userAgent: 'ExampleBot/1.2' });
+   * await robots.isAllowed('https://example.com/a');
+   * await robots.isAllowed('https://example.com/b');
+   * robots.stats(); // { entries: 1, hits: 1, fetches: 1, revalidations: 0, staleAnswers: 0, evictions: 0, … }
    */
-  dispose(): void {
+  stats(): RobotsCacheStats {
+    let bytesHeld = 0;
+    for (const entry of this.entries.values()) bytesHeld += heldBytes(entry.copy);
+    return { entries: this.entries.size, ...this.counts, bytesHeld };
+  }
+
+  /**
+   * Drops every cached origin and frees their compiled rules; the cache stays usable (later calls fetch
+   * anew). Fetches in flight go on and are cached when they land.
+   *
+   * @example
+   * import { RobotsCache } from 'robotstxt-wasm';
+   * const robots = new RobotsCache({ userAgent: 'ExampleBot/1.2' });
+   * await robots.isAllowed('https://example.com/');
+   * robots.clear();
+   * robots.size; // 0
+   */
+  clear(): void {
     for (const entry of this.entries.values()) disposeCopy(entry.copy);
     this.entries.clear();
   }
 
+  /**
+   * Ends the cache: frees every compiled ruleset, cancels the fetches in flight (their callers get a
+   * RobotsCacheDisposedError), and every later call rejects with that error too. Idempotent.
+   *
+   * @example
+   * import { RobotsCache } from 'robotstxt-wasm';
+   * const robots = new RobotsCache({ userAgent: 'ExampleBot/1.2' });
+   * robots.dispose(); // e.g. when the crawl ends
+   */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.clear();
+    const error = new RobotsCacheDisposedError();
+    for (const flight of this.flights.values()) {
+      flight.cancel.abort(error);
+      for (const waiter of flight.waiters) waiter.fail(error);
+    }
+    this.flights.clear();
+  }
+
   private derivedAgent(): string {
-    const token = LEADING_PRODUCT.exec(this.userAgent)?.[0];
+    const token = productToken(this.userAgent);
     if (token === undefined) {
       throw new TypeError(
-        `Cannot derive a product token from userAgent ${JSON.stringify(this.userAgent)}: ` +
+        `Cannot find a crawler's product token in userAgent ${JSON.stringify(this.userAgent)} ` +
+          `(browser and platform tokens such as Mozilla or Safari do not count): ` +
           `pass { agent: 'ExampleBot' } (letters, "_" and "-"), the name your robots.txt groups use`,
       );
     }
@@ -267,54 +451,103 @@ export class RobotsCache {
    * fetch (shared by every caller for that origin) settles. `read` runs in the same turn the entry is
    * found or stored, so no eviction can dispose it in between.
    */
-  private lookup<T>(input: string | URL, read: (entry: Entry, where: RobotsLocation, from: RobotsSourceKind) => T): Promise<T> {
+  private lookup<T>(input: string | URLInput, options: RobotsCallOptions | undefined, read: Reader<T>): Promise<T> {
+    let url: URL;
     let where: RobotsLocation;
+    let signal: AbortSignalShape | undefined;
     try {
-      where = robotsLocation(input);
+      if (this.disposed) throw new RobotsCacheDisposedError();
+      ({ url, location: where } = locateUrl(input));
+      signal = options?.signal as AbortSignalShape | undefined;
+      if (signal?.aborted === true) throw abortReason(signal);
+      const entry = this.entries.get(where.origin);
+      if (entry !== undefined && this.now() < entry.expiresAt) {
+        this.remember(where.origin, entry);
+        this.counts.hits++;
+        if (entry.stale) this.counts.staleAnswers++;
+        return Promise.resolve(read(entry, url, where, entry.stale ? 'stale' : 'cache'));
+      }
     } catch (error) {
       return Promise.reject(error);
     }
-    const entry = this.entries.get(where.origin);
-    if (entry !== undefined && this.now() < entry.expiresAt) {
-      this.remember(where.origin, entry);
-      try {
-        return Promise.resolve(read(entry, where, entry.stale ? 'stale' : 'cache'));
-      } catch (error) {
-        return Promise.reject(error);
-      }
-    }
     return new Promise<T>((resolve, reject) => {
-      let waiters = this.flights.get(where.origin);
-      if (waiters === undefined) {
-        waiters = [];
-        this.flights.set(where.origin, waiters);
-        void this.fly(where, waiters);
-      }
-      waiters.push({
-        settle: (settled) => {
+      const flight = this.flights.get(where.origin) ?? this.launch(where);
+      const onAbort = (): void => {
+        flight.waiters.delete(waiter);
+        reject(abortReason(signal as AbortSignalShape));
+      };
+      const waiter: Waiter = {
+        settle: (settled, from) => {
+          signal?.removeEventListener('abort', onAbort);
           try {
-            resolve(read(settled, where, settled.stale ? 'stale' : 'network'));
+            resolve(read(settled, url, where, from));
           } catch (error) {
             reject(error);
           }
         },
-        fail: reject,
-      });
+        fail: (error) => {
+          signal?.removeEventListener('abort', onAbort);
+          reject(error);
+        },
+      };
+      flight.waiters.add(waiter);
+      signal?.addEventListener('abort', onAbort, { once: true });
     });
   }
 
-  private async fly(where: RobotsLocation, waiters: readonly Waiter[]): Promise<void> {
+  private launch(where: RobotsLocation): Flight {
+    const flight: Flight = { waiters: new Set(), cancel: new AbortController() };
+    this.flights.set(where.origin, flight);
+    void this.fly(where, flight);
+    return flight;
+  }
+
+  private async fly(where: RobotsLocation, flight: Flight): Promise<void> {
     let entry: Entry;
+    let from: RobotsSourceKind = 'network';
     try {
-      const result = await fetchRobotsAt(where, this.options);
-      entry = this.store(where.origin, result);
+      const held = this.entries.get(where.origin)?.copy;
+      const validators = this.revalidate && held !== undefined ? validatorsOf(held) : undefined;
+      this.counts.fetches++;
+      let attempt: RobotsFetchResult | NotModified = await fetchRobotsAt(where, this.options, flight.cancel.signal, validators);
+      if (this.disposed) return dropAttempt(attempt);
+      if (attempt.outcome === 'not-modified' && held !== undefined && this.entries.get(where.origin)?.copy === held) {
+        this.counts.revalidations++;
+        entry = this.renew(where.origin, held, attempt);
+        from = 'revalidated';
+      } else {
+        if (attempt.outcome === 'not-modified') {
+          // The copy it confirms was evicted or cleared meanwhile: fetch the file itself.
+          this.counts.fetches++;
+          attempt = await fetchRobotsAt(where, this.options, flight.cancel.signal);
+          if (this.disposed) return dropAttempt(attempt);
+        }
+        entry = this.store(where.origin, attempt);
+      }
     } catch (error) {
       this.flights.delete(where.origin);
-      for (const waiter of waiters) waiter.fail(error);
+      for (const waiter of flight.waiters) waiter.fail(error);
       return;
     }
     this.flights.delete(where.origin);
-    for (const waiter of waiters) waiter.settle(entry);
+    if (entry.stale) this.counts.staleAnswers += flight.waiters.size;
+    for (const waiter of flight.waiters) waiter.settle(entry, entry.stale ? 'stale' : from);
+  }
+
+  /** A 304: the copy held is good for another lifetime, with the headers the 304 updated. */
+  private renew(origin: string, held: Copy, confirmation: NotModified): Entry {
+    const now = this.now();
+    const maxAge = confirmation.maxAge ?? held.maxAge;
+    const copy: Copy = {
+      ...held,
+      fetchedAt: now,
+      maxAge,
+      etag: confirmation.etag ?? held.etag,
+      lastModified: confirmation.lastModified ?? held.lastModified,
+    };
+    const entry: Entry = { copy, stale: false, expiresAt: now + lifetimeOf(maxAge, this.lifetimes), failures: 0, refreshFailure: undefined };
+    this.remember(origin, entry);
+    return entry;
   }
 
   /** Turns a fetch result into the origin's entry (keeping a good copy through an outage) and stores it. */
@@ -324,26 +557,28 @@ export class RobotsCache {
     let entry: Entry;
     if (result.outcome !== 'disallow-all') {
       const rules = result.outcome === 'rules' ? result.robots.forAgent(this.agent) : undefined;
-      const copy = { result, rules, fetchedAt: now };
-      entry = { copy, stale: false, expiresAt: now + lifetimeOf(result), failures: 0, refreshFailure: undefined };
+      const copy: Copy = { result, rules, fetchedAt: now, maxAge: result.maxAge, etag: result.etag, lastModified: result.lastModified };
+      entry = { copy, stale: false, expiresAt: now + lifetimeOf(result.maxAge, this.lifetimes), failures: 0, refreshFailure: undefined };
     } else {
       const failures = (previous?.failures ?? 0) + 1;
-      const retryAt = now + backoffAfter(failures);
+      const retryAt = now + backoffAfter(failures, this.honorRetryAfter ? result.retryAfter : undefined);
       const kept = previous?.copy;
       const staleUntil = kept === undefined ? 0 : kept.fetchedAt + CACHE_LIMITS.staleLimit;
       if (kept !== undefined && kept.result.outcome !== 'disallow-all' && now < staleUntil) {
         const refreshFailure = { reason: result.reason, status: result.status, at: now };
         entry = { copy: kept, stale: true, expiresAt: Math.min(retryAt, staleUntil), failures, refreshFailure };
       } else {
-        entry = { copy: { result, rules: undefined, fetchedAt: now }, stale: false, expiresAt: retryAt, failures, refreshFailure: undefined };
+        const copy: Copy = { result, rules: undefined, fetchedAt: now, maxAge: undefined, etag: undefined, lastModified: undefined };
+        entry = { copy, stale: false, expiresAt: retryAt, failures, refreshFailure: undefined };
       }
     }
-    if (previous !== undefined && previous.copy !== entry.copy) disposeCopy(previous.copy);
+    if (previous !== undefined && previous.copy.result !== entry.copy.result) disposeCopy(previous.copy);
     this.remember(origin, entry);
     for (const [oldest, evicted] of this.entries) {
       if (this.entries.size <= this.maxEntries) break;
       this.entries.delete(oldest);
       disposeCopy(evicted.copy);
+      this.counts.evictions++;
     }
     return entry;
   }
@@ -368,6 +603,7 @@ export class RobotsCache {
       redirects: result.redirects,
       bytes: result.bytes,
       truncated: result.truncated,
+      bytesIgnored: result.bytesIgnored,
       contentType: result.contentType,
       looksLikeHtml: result.looksLikeHtml,
     };

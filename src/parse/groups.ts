@@ -5,17 +5,12 @@
  * disallow line (an empty one too). Blank lines, sitemaps and unknown lines do not end a group. Rules
  * before any user-agent line belong to no group and are ignored.
  */
+import { decodeUtf8 } from '../decode-utf8.js';
 import { parseCleanParam } from './clean-param.js';
 import { parseCrawlDelay, parseRequestRate, parseVisitTime } from './group-directives.js';
 import { parseHost } from './host.js';
 import type { Diagnostic, DiagnosticCode, Group, ParsedRobots } from './model.js';
 import { readRecords, type RecordHandler, type RecordReader } from './records.js';
-
-const utf8 = new TextDecoder('utf-8');
-
-function text(bytes: Uint8Array): string {
-  return utf8.decode(bytes);
-}
 
 /** The leading run of `[A-Za-z_-]` of a user-agent value, lower-cased. */
 function productTokenOf(value: string): string {
@@ -62,7 +57,7 @@ class GroupBuilder implements RecordHandler {
       this.groups.push(this.current);
       this.lastWasRule = false;
     }
-    const value = text(raw);
+    const value = decodeUtf8(raw);
     this.current.agents.push({ line, value, token: productTokenOf(value), global: isGlobalAgent(value) });
   }
 
@@ -76,7 +71,7 @@ class GroupBuilder implements RecordHandler {
   }
 
   sitemap(line: number, raw: Uint8Array): void {
-    const value = text(raw);
+    const value = decodeUtf8(raw);
     if (!URL.canParse(value)) {
       this.report(line, 'invalid-value', `Sitemap must be an absolute URL, got "${value}"`);
     } else if (!this.sitemaps.includes(value)) {
@@ -87,16 +82,16 @@ class GroupBuilder implements RecordHandler {
   other(line: number, rawKey: Uint8Array, raw: Uint8Array): void {
     // Most such lines are junk (HTML served as robots.txt): decode the value only for a known key.
     if (rawKey.length > LONGEST_EXTENSION_KEY) return this.unknownDirective(line, rawKey);
-    const key = text(rawKey).toLowerCase();
-    if (isGroupDirective(key)) this.groupDirective(line, key, text(raw));
-    else if (key === 'host') this.hostDirective(line, text(raw));
-    else if (key === 'clean-param') this.cleanParamDirective(line, text(raw));
+    const key = decodeUtf8(rawKey).toLowerCase();
+    if (isGroupDirective(key)) this.groupDirective(line, key, decodeUtf8(raw));
+    else if (key === 'host') this.hostDirective(line, decodeUtf8(raw));
+    else if (key === 'clean-param') this.cleanParamDirective(line, decodeUtf8(raw));
     else this.unknownDirective(line, rawKey);
   }
 
   private unknownDirective(line: number, rawKey: Uint8Array): void {
     if (this.diagnostics.length > MAX_DIAGNOSTICS) return;
-    this.report(line, 'unknown-directive', `unknown directive "${text(rawKey.subarray(0, 100))}" is ignored`);
+    this.report(line, 'unknown-directive', `unknown directive "${decodeUtf8(rawKey.subarray(0, 100))}" is ignored`);
   }
 
   malformed(line: number): void {
@@ -145,13 +140,13 @@ class GroupBuilder implements RecordHandler {
 
 /**
  * Parses `body`, the part of a file that fits the byte limit; `bytesIgnored` bytes past `maxBytes` were
- * left out (and are reported). When the limit cut a line short, that line is dropped rather than read as a
- * shorter rule: `Disallow: /private` cut to `Disallow: /` would block the whole site, where unread rules
- * should count as allowed (spec 000, "File size matters").
+ * left out (and are reported; undefined when the body was cut at an unknown length). When the limit cut
+ * a line short, that line is dropped rather than read as a shorter rule: `Disallow: /private` cut to
+ * `Disallow: /` would block the whole site, where rules past the limit (RFC 9309 §2.5) are simply unread.
  */
 export function parseRobotsBody(
   body: Uint8Array,
-  bytesIgnored: number,
+  bytesIgnored: number | undefined,
   maxBytes: number,
   endsMidLine: boolean,
   read: RecordReader = readRecords,
@@ -159,12 +154,14 @@ export function parseRobotsBody(
   const builder = new GroupBuilder();
   const complete = endsMidLine ? body.subarray(0, lastLineEnd(body) + 1) : body;
   read(complete, builder);
-  if (bytesIgnored > 0) {
+  const truncated = bytesIgnored !== 0;
+  if (truncated) {
     const partial = endsMidLine ? `; the line it cut (${body.length - complete.length} bytes) was dropped` : '';
+    const rest = bytesIgnored === undefined ? 'the rest was not read' : `${bytesIgnored} more bytes were ignored`;
     builder.diagnostics.unshift({
       line: 0,
       code: 'body-truncated',
-      message: `only the first ${maxBytes} bytes were read${partial}; ${bytesIgnored} more bytes were ignored`,
+      message: `only the first ${maxBytes} bytes were read${partial}; ${rest}`,
     });
   }
   return {
@@ -175,6 +172,7 @@ export function parseRobotsBody(
     diagnostics: builder.diagnostics,
     bytesParsed: body.length,
     bytesIgnored,
+    truncated,
   };
 }
 

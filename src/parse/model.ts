@@ -57,6 +57,8 @@ export interface ParsedRobots {
   readonly diagnostics: Diagnostic[];
   /** Bytes of the body that were read (at most maxBytes; a line the limit cut short is read, then dropped). */
   readonly bytesParsed: number;
-  /** Bytes past maxBytes that were ignored. */
-  readonly bytesIgnored: number;
+  /** Bytes past maxBytes that were ignored; undefined when the body was cut at an unknown length. */
+  readonly bytesIgnored: number | undefined;
+  /** The body was longer than maxBytes. */
+  readonly truncated: boolean;
 }
