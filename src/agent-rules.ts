@@ -1,7 +1,7 @@
 /** One agent's compiled rules: built once by RobotsTxt.forAgent(), asked many times. */
 import { writeBytecode } from './compile/bytecode.js';
-import { compileRules, type CompiledRule } from './compile/rules.js';
-import { decodeUtf8 } from './decode-utf8.js';
+import { RuleTable, type RuleInfo } from './compile/rule-table.js';
+import { compileRules } from './compile/rules.js';
 import type { LoadedRuleset, MatcherBackend } from './engine/backend.js';
 import type { RequestRate, VisitTime } from './parse/group-directives.js';
 import type { Group, RuleLine } from './parse/model.js';
@@ -18,12 +18,7 @@ export interface Explanation {
   readonly rule?: { readonly kind: 'allow' | 'disallow'; readonly pattern: string };
 }
 
-/** A compiled rule, in the order the matcher tries them. */
-export interface RuleInfo {
-  readonly kind: 'allow' | 'disallow';
-  readonly pattern: string;
-  readonly line: number;
-}
+export type { RuleInfo };
 
 /** Thrown when a disposed AgentRules is asked again. */
 export class RulesDisposedError extends Error {
@@ -73,12 +68,10 @@ export class AgentRules {
   /** Visit-time (UTC) from the applicable groups, if any. */
   readonly visitTime: VisitTime | undefined;
   /**
-   * Only the matcher's ruleset is kept; explain() and `rules` compile the groups again (the same input
-   * gives the same order) on first use, so that an agent that is only asked isAllowed stays small.
+   * What explain() and `rules` show, packed: the compiled rules keep no reference to the groups, so the
+   * parse tree (and the body its patterns are views of) can go once the rules are compiled.
    */
-  private readonly groups: readonly Group[];
-  private readonly profile: Profile;
-  private compiled: CompiledRule[] | undefined;
+  private readonly table: RuleTable;
   private ruleset: LoadedRuleset | undefined;
 
   /** @internal Use RobotsTxt.forAgent(). */
@@ -87,9 +80,8 @@ export class AgentRules {
     this.crawlDelay = selection.groups.find((group) => group.crawlDelay !== undefined)?.crawlDelay;
     this.requestRate = selection.groups.find((group) => group.requestRate !== undefined)?.requestRate;
     this.visitTime = selection.groups.find((group) => group.visitTime !== undefined)?.visitTime;
-    this.groups = selection.groups;
-    this.profile = profile;
     const compiled = compileRules(mergedRules(selection.groups), profile);
+    this.table = new RuleTable(compiled);
     const bytecode = writeBytecode(compiled, {
       normalizeUrl: profile.normalizeUrls,
       robotsTxtAllowed: profile.robotsTxtAlwaysAllowed,
@@ -101,12 +93,17 @@ export class AgentRules {
 
   /** The compiled rules in the order they are tried (the first match decides). */
   get rules(): readonly RuleInfo[] {
-    return this.compiledRules().map((_, index) => this.describe(index));
+    return Array.from({ length: this.table.length }, (_, index) => this.table.describe(index));
   }
 
   /** Bytes the compiled rules occupy in the matcher's memory. */
   get byteLength(): number {
     return this.live().byteLength;
+  }
+
+  /** Bytes the compiled rules hold in all: the matcher's ruleset and the table explain() reads. */
+  get bytesHeld(): number {
+    return this.live().byteLength + this.table.byteLength;
   }
 
   /** Whether the rules were disposed. */
@@ -150,7 +147,7 @@ export class AgentRules {
       index = this.live().decidePath(path);
     }
     if (index < 0) return { allowed: true, line: 0 };
-    const { kind, pattern, line } = this.describe(index);
+    const { kind, pattern, line } = this.table.describe(index);
     return { allowed: kind === 'allow', line, rule: { kind, pattern } };
   }
 
@@ -188,19 +185,6 @@ export class AgentRules {
     unreleased.unregister(this);
     this.ruleset.free();
     this.ruleset = undefined;
-  }
-
-  private compiledRules(): CompiledRule[] {
-    this.compiled ??= compileRules(mergedRules(this.groups), this.profile);
-    return this.compiled;
-  }
-
-  private describe(index: number): RuleInfo {
-    const rule = this.compiledRules()[index] as CompiledRule;
-    // decodeUtf8 keeps a U+FEFF the pattern starts with: the text is the pattern as written.
-    let pattern = decodeUtf8(rule.written);
-    if (rule.derived) pattern = `${pattern.slice(0, pattern.lastIndexOf('/') + 1)}$`;
-    return { kind: rule.allow ? 'allow' : 'disallow', pattern, line: rule.line };
   }
 
   private live(): LoadedRuleset {

@@ -495,3 +495,16 @@ describe('disposed rules', TIMEOUT, () => {
     expect(robots.isAllowed('/private', 'ExampleBot')).toBe(false);
   });
 });
+
+describe('parsed patterns do not keep the body alive', () => {
+  it('the one rule of a 450 KB HTML page is a view of a buffer of its own, not of the page', () => {
+    const page = `User-agent: *\nDisallow: /x\n${'<p>filler text of a page served as robots.txt</p>\n'.repeat(9_000)}`;
+    for (const body of [page, new TextEncoder().encode(page)]) {
+      const robots = parseRobotsTxt(body);
+      const pattern = robots.groups[0]?.rules[0]?.pattern;
+      expect(pattern).toEqual(new TextEncoder().encode('/x'));
+      expect(pattern?.buffer.byteLength).toBeLessThan(64);
+      expect(robots.isAllowed('/x', 'ExampleBot')).toBe(false);
+    }
+  });
+});

@@ -8,7 +8,14 @@ import type { ResponseShape, URLInput } from '../web-types.js';
 import { responseMaxAge } from './cache-control.js';
 import { resolveFetchOptions, type FetchRobotsOptions, type ResolvedFetchOptions } from './options.js';
 import { robotsLocation, type RobotsLocation } from './origin.js';
-import { outcomeOf, reasonForStatus, type RobotsFetchReason, type RobotsFetchResult, type RobotsFetchVerdict } from './outcome.js';
+import {
+  outcomeOf,
+  reasonForStatus,
+  type RobotsFetchReason,
+  type RobotsFetchResult,
+  type RobotsFetchRules,
+  type RobotsFetchVerdict,
+} from './outcome.js';
 import { readLimited, type LimitedRead } from './read-body.js';
 import { retryAfterSeconds } from './retry-after.js';
 
@@ -29,6 +36,15 @@ export interface NotModified {
   readonly maxAge: number | undefined;
   readonly etag: string | undefined;
   readonly lastModified: string | undefined;
+}
+
+/**
+ * @internal A fetch as RobotsCache keeps it: the result, and the bytes read when a body was parsed (the
+ * first maxBytes bytes, and the one after them when there were more), to parse again on demand.
+ */
+export interface FetchAttempt<Result> {
+  readonly result: Result;
+  readonly body?: Uint8Array;
 }
 
 /** What is known so far, for the result a timeout produces in the middle of it all. */
@@ -168,7 +184,7 @@ async function fetchHops(
   signal: AbortSignal,
   progress: Progress,
   validators: Validators | undefined,
-): Promise<RobotsFetchResult | NotModified> {
+): Promise<FetchAttempt<RobotsFetchResult | NotModified>> {
   const visited = new Set([where.robotsUrl]);
   let redirect: 'manual' | 'follow' = 'manual';
   let response: ResponseShape;
@@ -182,9 +198,9 @@ async function fetchHops(
         signal,
       });
     } catch {
-      return result(where, progress, signal.aborted ? 'timeout' : 'network-error');
+      return { result: result(where, progress, signal.aborted ? 'timeout' : 'network-error') };
     }
-    if (!isResponse(answer)) return result(where, progress, 'invalid-response');
+    if (!isResponse(answer)) return { result: result(where, progress, 'invalid-response') };
     response = answer;
     if (response.type === 'opaqueredirect') {
       // Browsers hide redirects from scripts; let the browser follow them (up to its own limit of 20).
@@ -198,14 +214,14 @@ async function fetchHops(
     record(progress, response, options);
     if (response.status === 304 && validators?.url === progress.url) {
       discard(response);
-      return { outcome: 'not-modified', status: 304, maxAge: progress.maxAge, etag: progress.etag, lastModified: progress.lastModified };
+      return { result: { outcome: 'not-modified', status: 304, maxAge: progress.maxAge, etag: progress.etag, lastModified: progress.lastModified } };
     }
     if (response.status < 300 || response.status >= 400) break;
     discard(response);
     const next = redirectTarget(response, progress.url, options.allowRedirect);
-    if (next === 'bad-redirect' || next === 'redirect-refused') return result(where, progress, next);
-    if (visited.has(next)) return result(where, progress, 'redirect-loop');
-    if (progress.redirects === MAX_REDIRECTS) return result(where, progress, 'too-many-redirects');
+    if (next === 'bad-redirect' || next === 'redirect-refused') return { result: result(where, progress, next) };
+    if (visited.has(next)) return { result: result(where, progress, 'redirect-loop') };
+    if (progress.redirects === MAX_REDIRECTS) return { result: result(where, progress, 'too-many-redirects') };
     visited.add(next);
     progress.redirects++;
     progress.url = next;
@@ -213,17 +229,17 @@ async function fetchHops(
   const reason = reasonForStatus(response.status);
   if (reason !== 'ok') {
     discard(response);
-    return result(where, progress, reason);
+    return { result: result(where, progress, reason) };
   }
   let body: LimitedRead;
   try {
     body = await readLimited(response.body, options.maxBytes);
   } catch {
-    return result(where, progress, signal.aborted ? 'timeout' : 'body-interrupted');
+    return { result: result(where, progress, signal.aborted ? 'timeout' : 'body-interrupted') };
   }
-  if (signal.aborted) return result(where, progress, 'timeout');
+  if (signal.aborted) return { result: result(where, progress, 'timeout') };
   const bytesIgnored = ignoredBytes(response, body);
-  return {
+  const rules: RobotsFetchRules = {
     ...facts(where, progress),
     outcome: 'rules',
     reason: 'ok',
@@ -233,6 +249,7 @@ async function fetchHops(
     bytesIgnored,
     looksLikeHtml: looksLikeHtml(progress.contentType, body.bytes.subarray(0, body.kept)),
   };
+  return { result: rules, body: body.bytes };
 }
 
 /**
@@ -240,19 +257,19 @@ async function fetchHops(
  * requests (the result is then a timeout, which the cache drops). With `validators`, the request to the
  * URL they came from is conditional, and a 304 comes back as NotModified.
  */
-export function fetchRobotsAt(where: RobotsLocation, options: ResolvedFetchOptions, cancel?: AbortSignal): Promise<RobotsFetchResult>;
+export function fetchRobotsAt(where: RobotsLocation, options: ResolvedFetchOptions, cancel?: AbortSignal): Promise<FetchAttempt<RobotsFetchResult>>;
 export function fetchRobotsAt(
   where: RobotsLocation,
   options: ResolvedFetchOptions,
   cancel: AbortSignal | undefined,
   validators: Validators | undefined,
-): Promise<RobotsFetchResult | NotModified>;
+): Promise<FetchAttempt<RobotsFetchResult | NotModified>>;
 export async function fetchRobotsAt(
   where: RobotsLocation,
   options: ResolvedFetchOptions,
   cancel?: AbortSignal,
   validators?: Validators,
-): Promise<RobotsFetchResult | NotModified> {
+): Promise<FetchAttempt<RobotsFetchResult | NotModified>> {
   const progress: Progress = {
     url: where.robotsUrl,
     redirects: 0,
@@ -269,10 +286,10 @@ export async function fetchRobotsAt(
   if (cancel?.aborted === true) abort();
   let timer: ReturnType<typeof setTimeout> | undefined;
   // The race makes the deadline hold even for a fetch that ignores its signal.
-  const deadline = new Promise<RobotsFetchResult>((resolve) => {
+  const deadline = new Promise<FetchAttempt<RobotsFetchResult>>((resolve) => {
     timer = setTimeout(() => {
       controller.abort();
-      resolve(result(where, progress, 'timeout'));
+      resolve({ result: result(where, progress, 'timeout') });
     }, options.timeoutMs);
   });
   try {
@@ -300,5 +317,5 @@ export async function fetchRobotsAt(
  * }
  */
 export async function fetchRobotsTxt(originOrUrl: string | URLInput, options: FetchRobotsOptions): Promise<RobotsFetchResult> {
-  return fetchRobotsAt(robotsLocation(originOrUrl), resolveFetchOptions(options));
+  return (await fetchRobotsAt(robotsLocation(originOrUrl), resolveFetchOptions(options))).result;
 }

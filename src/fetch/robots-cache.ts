@@ -8,10 +8,11 @@ import { profileNamed } from '../profile.js';
 import type { RobotsTxt } from '../robots-txt.js';
 import type { AbortSignalInput, AbortSignalShape, URLInput } from '../web-types.js';
 import { backoffAfter, CACHE_LIMITS, lifetimeOf, type LifetimeBounds } from './cache-policy.js';
-import { fetchRobotsAt, type NotModified, type Validators } from './fetch-robots.js';
+import { CachedFile } from './cached-file.js';
+import { fetchRobotsAt, type FetchAttempt, type NotModified, type Validators } from './fetch-robots.js';
 import { checkDuration, checkWholeNumber, resolveFetchOptions, type FetchRobotsOptions, type ResolvedFetchOptions } from './options.js';
 import { locateUrl, type RobotsLocation } from './origin.js';
-import type { RobotsFetchReason, RobotsFetchResult } from './outcome.js';
+import type { RobotsFetchReason, RobotsFetchResult, RobotsFetchRules, RobotsFetchVerdict, RobotsOutcome } from './outcome.js';
 import { productToken } from './product-token.js';
 
 /**
@@ -157,11 +158,14 @@ export class RobotsCacheDisposedError extends Error {
   }
 }
 
+/** A fetch result without its parse tree: what the cache reports of it. */
+type FetchFacts = Omit<RobotsFetchVerdict, 'outcome' | 'robots'> & { readonly outcome: RobotsOutcome };
+
 /** One fetched answer as the cache keeps it. */
 interface Copy {
-  readonly result: RobotsFetchResult;
-  /** The rules compiled for the cache's agent when the outcome is 'rules'. */
-  readonly rules: AgentRules | undefined;
+  readonly facts: FetchFacts;
+  /** The file and its rules compiled for the cache's agent, when the outcome is 'rules'. */
+  readonly file: CachedFile | undefined;
   /** When it was fetched or last confirmed by a 304. */
   readonly fetchedAt: number;
   /** Cache-Control max-age (seconds) and validators, updated by a 304 (RFC 9111 §4.3.4). */
@@ -194,7 +198,7 @@ interface Flight {
 type Reader<T> = (entry: Entry, url: URL, where: RobotsLocation, from: RobotsSourceKind) => T;
 
 function disposeCopy(copy: Copy): void {
-  copy.result.robots?.dispose();
+  copy.file?.dispose();
 }
 
 /** A fetch that lands after dispose(): nothing of it is kept. */
@@ -202,13 +206,16 @@ function dropAttempt(attempt: RobotsFetchResult | NotModified): void {
   if (attempt.outcome === 'rules') attempt.robots.dispose();
 }
 
-function heldBytes(copy: Copy): number {
-  return copy.result.bytes + (copy.rules?.byteLength ?? 0);
+/** The result without its parse tree, which the cache does not keep. */
+function withoutParse(result: RobotsFetchResult): FetchFacts {
+  if (result.outcome !== 'rules') return result;
+  const { robots: _parsed, ...facts } = result;
+  return facts;
 }
 
 function validatorsOf(copy: Copy): Validators | undefined {
-  if (copy.result.outcome !== 'rules' || (copy.etag === undefined && copy.lastModified === undefined)) return undefined;
-  return { url: copy.result.finalUrl, etag: copy.etag, lastModified: copy.lastModified };
+  if (copy.file === undefined || (copy.etag === undefined && copy.lastModified === undefined)) return undefined;
+  return { url: copy.facts.finalUrl, etag: copy.etag, lastModified: copy.lastModified };
 }
 
 function checkFlag(name: string, value: unknown): boolean {
@@ -325,8 +332,8 @@ export class RobotsCache {
    */
   isAllowed(url: string | URLInput, options?: RobotsCallOptions): Promise<boolean> {
     return this.lookup(url, options, (entry, parsed) => {
-      const { rules, result } = entry.copy;
-      return rules !== undefined ? rules.isAllowed(parsed) : result.outcome === 'allow-all';
+      const { file, facts } = entry.copy;
+      return file !== undefined ? file.rules.isAllowed(parsed) : facts.outcome === 'allow-all';
     });
   }
 
@@ -339,7 +346,7 @@ export class RobotsCache {
    * await robots.crawlDelay('https://example.com/'); // 2
    */
   crawlDelay(url: string | URLInput, options?: RobotsCallOptions): Promise<number | undefined> {
-    return this.lookup(url, options, (entry) => entry.copy.rules?.crawlDelay);
+    return this.lookup(url, options, (entry) => entry.copy.file?.rules.crawlDelay);
   }
 
   /**
@@ -356,9 +363,9 @@ export class RobotsCache {
   explain(url: string | URLInput, options?: RobotsCallOptions): Promise<CachedExplanation> {
     return this.lookup(url, options, (entry, parsed, where, from) => {
       const source = this.describe(where, entry, from);
-      const { rules, result } = entry.copy;
-      if (rules === undefined) return { allowed: result.outcome === 'allow-all', line: 0, source };
-      return { ...rules.explain(parsed), source };
+      const { file, facts } = entry.copy;
+      if (file === undefined) return { allowed: facts.outcome === 'allow-all', line: 0, source };
+      return { ...file.rules.explain(parsed), source };
     });
   }
 
@@ -375,9 +382,9 @@ export class RobotsCache {
   get(originOrUrl: string | URLInput, options?: RobotsCallOptions): Promise<CachedRobots> {
     return this.lookup(originOrUrl, options, (entry, _url, where, from): CachedRobots => {
       const source = this.describe(where, entry, from);
-      const { result, rules } = entry.copy;
-      if (result.outcome === 'rules' && rules !== undefined) return { ...source, outcome: 'rules', robots: result.robots, rules };
-      return { ...source, outcome: result.outcome === 'allow-all' ? 'allow-all' : 'disallow-all' };
+      const { file, facts } = entry.copy;
+      if (file !== undefined) return { ...source, outcome: 'rules', robots: file.robots(), rules: file.rules };
+      return { ...source, outcome: facts.outcome === 'allow-all' ? 'allow-all' : 'disallow-all' };
     });
   }
 
@@ -393,7 +400,7 @@ export class RobotsCache {
    */
   stats(): RobotsCacheStats {
     let bytesHeld = 0;
-    for (const entry of this.entries.values()) bytesHeld += heldBytes(entry.copy);
+    for (const entry of this.entries.values()) bytesHeld += entry.copy.file?.bytesHeld ?? 0;
     return { entries: this.entries.size, ...this.counts, bytesHeld };
   }
 
@@ -509,20 +516,21 @@ export class RobotsCache {
       const held = this.entries.get(where.origin)?.copy;
       const validators = this.revalidate && held !== undefined ? validatorsOf(held) : undefined;
       this.counts.fetches++;
-      let attempt: RobotsFetchResult | NotModified = await fetchRobotsAt(where, this.options, flight.cancel.signal, validators);
-      if (this.disposed) return dropAttempt(attempt);
-      if (attempt.outcome === 'not-modified' && held !== undefined && this.entries.get(where.origin)?.copy === held) {
+      const attempt = await fetchRobotsAt(where, this.options, flight.cancel.signal, validators);
+      if (this.disposed) return dropAttempt(attempt.result);
+      const { result, body } = attempt;
+      if (result.outcome !== 'not-modified') {
+        entry = this.store(where.origin, { result, body });
+      } else if (held !== undefined && this.entries.get(where.origin)?.copy === held) {
         this.counts.revalidations++;
-        entry = this.renew(where.origin, held, attempt);
+        entry = this.renew(where.origin, held, result);
         from = 'revalidated';
       } else {
-        if (attempt.outcome === 'not-modified') {
-          // The copy it confirms was evicted or cleared meanwhile: fetch the file itself.
-          this.counts.fetches++;
-          attempt = await fetchRobotsAt(where, this.options, flight.cancel.signal);
-          if (this.disposed) return dropAttempt(attempt);
-        }
-        entry = this.store(where.origin, attempt);
+        // The copy the 304 confirms was evicted or cleared meanwhile: fetch the file itself.
+        this.counts.fetches++;
+        const refetched = await fetchRobotsAt(where, this.options, flight.cancel.signal);
+        if (this.disposed) return dropAttempt(refetched.result);
+        entry = this.store(where.origin, refetched);
       }
     } catch (error) {
       this.flights.delete(where.origin);
@@ -551,28 +559,34 @@ export class RobotsCache {
   }
 
   /** Turns a fetch result into the origin's entry (keeping a good copy through an outage) and stores it. */
-  private store(origin: string, result: RobotsFetchResult): Entry {
+  private store(origin: string, { result, body }: FetchAttempt<RobotsFetchResult>): Entry {
     const now = this.now();
     const previous = this.entries.get(origin);
     let entry: Entry;
     if (result.outcome !== 'disallow-all') {
-      const rules = result.outcome === 'rules' ? result.robots.forAgent(this.agent) : undefined;
-      const copy: Copy = { result, rules, fetchedAt: now, maxAge: result.maxAge, etag: result.etag, lastModified: result.lastModified };
+      const copy: Copy = {
+        facts: withoutParse(result),
+        file: result.outcome === 'rules' ? this.keepFile(result, body) : undefined,
+        fetchedAt: now,
+        maxAge: result.maxAge,
+        etag: result.etag,
+        lastModified: result.lastModified,
+      };
       entry = { copy, stale: false, expiresAt: now + lifetimeOf(result.maxAge, this.lifetimes), failures: 0, refreshFailure: undefined };
     } else {
       const failures = (previous?.failures ?? 0) + 1;
       const retryAt = now + backoffAfter(failures, this.honorRetryAfter ? result.retryAfter : undefined);
       const kept = previous?.copy;
       const staleUntil = kept === undefined ? 0 : kept.fetchedAt + CACHE_LIMITS.staleLimit;
-      if (kept !== undefined && kept.result.outcome !== 'disallow-all' && now < staleUntil) {
+      if (kept !== undefined && kept.facts.outcome !== 'disallow-all' && now < staleUntil) {
         const refreshFailure = { reason: result.reason, status: result.status, at: now };
         entry = { copy: kept, stale: true, expiresAt: Math.min(retryAt, staleUntil), failures, refreshFailure };
       } else {
-        const copy: Copy = { result, rules: undefined, fetchedAt: now, maxAge: undefined, etag: undefined, lastModified: undefined };
+        const copy: Copy = { facts: result, file: undefined, fetchedAt: now, maxAge: undefined, etag: undefined, lastModified: undefined };
         entry = { copy, stale: false, expiresAt: retryAt, failures, refreshFailure: undefined };
       }
     }
-    if (previous !== undefined && previous.copy.result !== entry.copy.result) disposeCopy(previous.copy);
+    if (previous !== undefined && previous.copy.file !== entry.copy.file) disposeCopy(previous.copy);
     this.remember(origin, entry);
     for (const [oldest, evicted] of this.entries) {
       if (this.entries.size <= this.maxEntries) break;
@@ -583,13 +597,19 @@ export class RobotsCache {
     return entry;
   }
 
+  /** The file of a 2xx: its bytes and the rules compiled for the cache's agent, without the parse tree. */
+  private keepFile(result: RobotsFetchRules, body: Uint8Array | undefined): CachedFile {
+    const parse = { profile: this.options.profile, maxBytes: this.options.maxBytes, bytesIgnored: result.bytesIgnored };
+    return new CachedFile(body ?? new Uint8Array(0), parse, result.robots, result.robots.forAgent(this.agent));
+  }
+
   private remember(origin: string, entry: Entry): void {
     this.entries.delete(origin);
     this.entries.set(origin, entry);
   }
 
   private describe(where: RobotsLocation, entry: Entry, from: RobotsSourceKind): RobotsSource {
-    const { result, fetchedAt } = entry.copy;
+    const { facts: result, fetchedAt } = entry.copy;
     const source: RobotsSource = {
       origin: where.origin,
       robotsUrl: where.robotsUrl,

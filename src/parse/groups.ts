@@ -37,11 +37,15 @@ function isGroupDirective(key: string): key is GroupDirective {
 class GroupBuilder implements RecordHandler {
   readonly groups: Group[] = [];
   readonly sitemaps: string[] = [];
+  /** The sitemaps seen, for the duplicate check: a list search would make many sitemaps quadratic. */
+  private readonly sitemapsSeen = new Set<string>();
   readonly cleanParams: ParsedRobots['cleanParams'] = [];
   readonly diagnostics: Diagnostic[] = [];
   host: string | undefined;
   private current: Group | undefined;
   private lastWasRule = false;
+  /** Bytes of all patterns: whether they are worth copying out of the body (packPatterns). */
+  patternBytes = 0;
 
   private report(line: number, code: DiagnosticCode, message: string): void {
     // Binary garbage would otherwise produce a diagnostic per line; past the cap, one says so.
@@ -67,6 +71,7 @@ class GroupBuilder implements RecordHandler {
       return;
     }
     this.current.rules.push({ line, allow, pattern });
+    this.patternBytes += pattern.length;
     this.lastWasRule = true;
   }
 
@@ -74,7 +79,8 @@ class GroupBuilder implements RecordHandler {
     const value = decodeUtf8(raw);
     if (!URL.canParse(value)) {
       this.report(line, 'invalid-value', `Sitemap must be an absolute URL, got "${value}"`);
-    } else if (!this.sitemaps.includes(value)) {
+    } else if (!this.sitemapsSeen.has(value)) {
+      this.sitemapsSeen.add(value);
       this.sitemaps.push(value);
     }
   }
@@ -154,6 +160,7 @@ export function parseRobotsBody(
   const builder = new GroupBuilder();
   const complete = endsMidLine ? body.subarray(0, lastLineEnd(body) + 1) : body;
   read(complete, builder);
+  if (builder.patternBytes * 2 < body.length) packPatterns(builder.groups, builder.patternBytes);
   const truncated = bytesIgnored !== 0;
   if (truncated) {
     const partial = endsMidLine ? `; the line it cut (${body.length - complete.length} bytes) was dropped` : '';
@@ -174,6 +181,23 @@ export function parseRobotsBody(
     bytesIgnored,
     truncated,
   };
+}
+
+/**
+ * Copies the patterns out of the body into one buffer of their own. A pattern is a view of the body, so
+ * a file that is mostly something else (an HTML page with one rule) would otherwise keep all of it
+ * alive for as long as one rule is kept; when the patterns are most of the body, the views are cheaper.
+ */
+function packPatterns(groups: readonly Group[], patternBytes: number): void {
+  const packed = new Uint8Array(patternBytes);
+  let at = 0;
+  for (const group of groups) {
+    group.rules.forEach((rule, index) => {
+      packed.set(rule.pattern, at);
+      group.rules[index] = { ...rule, pattern: packed.subarray(at, at + rule.pattern.length) };
+      at += rule.pattern.length;
+    });
+  }
 }
 
 /** Position of the last CR or LF in `body`, or -1. */

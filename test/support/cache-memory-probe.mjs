@@ -1,0 +1,76 @@
+/**
+ * Measures what one cached origin costs in RobotsCache, JS heap and WebAssembly memory together, for
+ * robots.txt files of hostile shapes. Run by test/cache-memory.test.ts (and usable by hand) as
+ * `node --expose-gc test/support/cache-memory-probe.mjs SHAPE ORIGINS`; prints one JSON line.
+ * Every body is served by a real HTTP server on 127.0.0.1 (one per origin).
+ */
+import { createServer } from 'node:http';
+import { RobotsCache, matcherInfo } from '../../dist/index.js';
+
+const SIZE = 500 * 1024;
+
+/** `line(i)` repeated up to SIZE bytes (ASCII lines). */
+function fill(line) {
+  const parts = [];
+  let length = 0;
+  for (let i = 0; length < SIZE; i++) {
+    const next = `${line(i)}\n`;
+    if (length + next.length > SIZE) break;
+    parts.push(next);
+    length += next.length;
+  }
+  return parts.join('');
+}
+
+/** Base-36 names, distinct per i. */
+const name = (i) => i.toString(36);
+
+/** @type {Record<string, () => string>} */
+export const SHAPES = {
+  'many groups': () => fill((i) => (i % 2 === 0 ? 'User-agent:*' : 'Allow:/')),
+  'many distinct groups': () => fill((i) => (i % 2 === 0 ? `User-agent:b${name(i)}` : `Allow:/${name(i)}`)),
+  'many tiny rules': () => `User-agent:*\n${fill((i) => `Allow:/${name(i)}`)}`,
+  'many sitemaps': () => fill((i) => `Sitemap:https://example.com/${name(i)}.xml`),
+  'long lines': () => `User-agent:*\n${fill((i) => `Disallow:/${name(i)}${'x'.repeat(16_000)}`)}`,
+  'html junk with one rule': () => `User-agent:*\nDisallow:/x\n${fill((i) => `<div class="c${name(i)}">text text text</div>`)}`,
+};
+
+const [shape = 'many groups', originsArgument = '8'] = process.argv.slice(2);
+const origins = Number(originsArgument);
+const make = SHAPES[shape];
+if (make === undefined) throw new Error(`unknown shape ${shape}`);
+const body = Buffer.from(make());
+
+const servers = await Promise.all(
+  Array.from({ length: origins }, async () => {
+    const server = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/plain', 'content-length': String(body.length) });
+      response.end(body);
+    });
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
+    return server;
+  }),
+);
+const urls = servers.map((server) => `http://127.0.0.1:${server.address().port}/page`);
+
+function settle() {
+  for (let i = 0; i < 4; i++) globalThis.gc();
+}
+function measure() {
+  settle();
+  const usage = process.memoryUsage();
+  return { heap: usage.heapUsed, buffers: usage.arrayBuffers, wasm: matcherInfo().wasmBytesInUse };
+}
+
+// Warm up: the matcher's buffers, the compiler, the fetch machinery, one origin cached then cleared.
+const cache = new RobotsCache({ userAgent: 'ExampleBot/1.0', agent: 'ExampleBot' });
+await cache.isAllowed(urls[0]);
+cache.clear();
+const before = measure();
+for (const url of urls) await cache.isAllowed(url);
+const after = measure();
+const perOrigin = (after.heap - before.heap + after.buffers - before.buffers + after.wasm - before.wasm) / origins;
+const stats = cache.stats();
+cache.dispose();
+for (const server of servers) server.close();
+console.log(JSON.stringify({ shape, bodyBytes: body.length, origins, perOrigin: Math.round(perOrigin), bytesHeldPerOrigin: Math.round(stats.bytesHeld / origins) }));
