@@ -1,4 +1,5 @@
 /** One agent's compiled rules: built once by RobotsTxt.forAgent(), asked many times. */
+import { disposeKey } from './disposable.js';
 import { writeBytecode } from './compile/bytecode.js';
 import { RuleTable, type RuleInfo } from './compile/rule-table.js';
 import { compileRules } from './compile/rules.js';
@@ -186,6 +187,11 @@ export class AgentRules {
     this.ruleset.free();
     this.ruleset = undefined;
   }
+  /** dispose(), for `using`: `using rules = robots.forAgent('ExampleBot');` frees them at the end of the block. */
+  [disposeKey](): void {
+    this.dispose();
+  }
+
 
   private live(): LoadedRuleset {
     if (this.ruleset === undefined) throw new RulesDisposedError();

@@ -1,4 +1,5 @@
 /** A parsed robots.txt file: its groups, its file-wide directives, and compiled rules per agent. */
+import { disposeKey } from './disposable.js';
 import { AgentRules } from './agent-rules.js';
 import { limitBody } from './body.js';
 import { currentBackend, currentRecordReader } from './engine/active-backend.js';
@@ -110,6 +111,11 @@ export class RobotsTxt {
     for (const rules of this.compiled.values()) rules.dispose();
     this.compiled.clear();
   }
+  /** dispose(), for `using`: `using rules = robots.forAgent('ExampleBot');` frees them at the end of the block. */
+  [disposeKey](): void {
+    this.dispose();
+  }
+
 }
 
 function checkMaxBytes(maxBytes: number): number {

@@ -3,7 +3,17 @@
  * disposal.
  */
 import { describe, expect, it } from 'vitest';
-import { init, matcherInfo, parseRobotsTxt, RulesDisposedError, setMatcher } from '../src/platform/inline.js';
+import {
+  init,
+  matcherInfo,
+  parseRobotsTxt,
+  RobotsCache,
+  RobotsCacheDisposedError,
+  RulesDisposedError,
+  setMatcher,
+  type AgentRules,
+  type RobotsTxt,
+} from '../src/platform/inline.js';
 
 const SITE = [
   'User-agent: *',
@@ -138,5 +148,23 @@ describe('init', () => {
     expect(await init()).toBe('wasm');
     expect(matcherInfo().kind).toBe('wasm');
     expect(parseRobotsTxt(SITE).isAllowed('/private/x', 'OtherBot')).toBe(false);
+  });
+});
+
+describe('using', () => {
+  it('frees compiled rules, parsed files and caches at the end of the block (Symbol.dispose)', () => {
+    const before = matcherInfo().wasmBytesInUse;
+    let kept: { rules: AgentRules; robots: RobotsTxt; cache: RobotsCache } | undefined;
+    {
+      using robots = parseRobotsTxt('User-agent: *\nDisallow: /private/\n');
+      using rules = robots.forAgent('ExampleBot');
+      using cache = new RobotsCache({ userAgent: 'ExampleBot/1.2' });
+      expect(rules.isAllowed('/private/x')).toBe(false);
+      expect(matcherInfo().wasmBytesInUse).toBeGreaterThan(before);
+      kept = { rules, robots, cache };
+    }
+    expect(kept.rules.disposed).toBe(true);
+    expect(matcherInfo().wasmBytesInUse).toBe(before);
+    return expect(kept.cache.isAllowed('https://example.com/')).rejects.toBeInstanceOf(RobotsCacheDisposedError);
   });
 });

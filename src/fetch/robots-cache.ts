@@ -3,6 +3,7 @@
  * concurrent callers, bounded in size, and compiled once per origin for the crawler's agent.
  * RFC 9309 §2.3.1, §2.4; https://developers.google.com/search/docs/crawling-indexing/robots/robots_txt
  */
+import { disposeKey } from '../disposable.js';
 import type { AgentRules, Explanation } from '../agent-rules.js';
 import { profileNamed } from '../profile.js';
 import type { RobotsTxt } from '../robots-txt.js';
@@ -440,6 +441,11 @@ export class RobotsCache {
     }
     this.flights.clear();
   }
+  /** dispose(), for `using`: `using rules = robots.forAgent('ExampleBot');` frees them at the end of the block. */
+  [disposeKey](): void {
+    this.dispose();
+  }
+
 
   private derivedAgent(): string {
     const token = productToken(this.userAgent);

@@ -18,10 +18,11 @@ const MAX_VALUE_LENGTH = 500;
 // Yandex: the prefix may "only use the characters A-Za-z0-9.-/*_".
 const PATH_PREFIX = /^[A-Za-z0-9.\-/*_]*$/;
 const WHITESPACE = /[ \t]+/;
-// Printable ASCII, as a raw query writes names, less `=` and `#`: a name in a query never holds
-// them, so a rule naming one could never apply.
-const PARAM_NAME = /^[!-~]+$/;
-const NOT_IN_NAME = /[=#]/;
+// Names joined by `&`, none empty, each of printable ASCII as a raw query writes names, less `=` and
+// `#`: a name in a query never holds them, so a rule naming one could never apply. One expression for the
+// whole field (no backtracking: `&` cannot occur inside a name).
+const NAME_CHAR = "[!-\"$%'-<>-~]";
+const PARAM_FIELD = new RegExp(`^${NAME_CHAR}+(?:&${NAME_CHAR}+)*$`);
 
 /**
  * Reads a `Clean-param` value; `undefined` when it is malformed (an empty parameter name, a prefix
@@ -41,9 +42,9 @@ export function parseCleanParam(value: string, line: number): CleanParam | undef
   if (pathPrefix !== '' && !(pathPrefix.startsWith('/') || pathPrefix.startsWith('*'))) return undefined;
   if (!PATH_PREFIX.test(pathPrefix)) return undefined;
 
+  if (!PARAM_FIELD.test(paramField)) return undefined;
   const names = paramField.split('&');
-  if (!names.every((name) => PARAM_NAME.test(name) && !NOT_IN_NAME.test(name))) return undefined;
-  return { params: [...new Set(names)], pathPrefix, line };
+  return { params: names.length === 1 ? names : [...new Set(names)], pathPrefix, line };
 }
 
 /**
