@@ -739,3 +739,40 @@ describe('stats()', () => {
     expect(robots.stats()).toEqual({ entries: 1, hits: 2, fetches: 3, revalidations: 0, staleAnswers: 2, evictions: 1, bytesHeld: 0 });
   });
 });
+
+describe('maxMemoryBytes', () => {
+  const file = (name: string): string => `User-agent: *\n${Array.from({ length: 40 }, (_, i) => `Disallow: /${name}/${i}/\n`).join('')}`;
+
+  it('evicts the least recently used origins once the files held pass the budget, whatever their number', async () => {
+    const servers = [await startServer({ '/robots.txt': text(file('a')) }), await startServer({ '/robots.txt': text(file('b')) })];
+    const third = await startServer({ '/robots.txt': text(file('c')) });
+    const probe = cacheFor();
+    await probe.isAllowed(`${servers[0]!.origin}/`);
+    const one = probe.stats().bytesHeld;
+    expect(one).toBeGreaterThan(file('a').length);
+
+    const robots = cacheFor({ maxMemoryBytes: Math.floor(2.5 * one) });
+    for (const server of [...servers, third]) await robots.isAllowed(`${server.origin}/`);
+    expect(robots.stats()).toMatchObject({ entries: 2, evictions: 1 });
+    expect(robots.stats().bytesHeld).toBeLessThanOrEqual(2.5 * one);
+    await robots.isAllowed(`${servers[1]!.origin}/`);
+    expect(servers[1]!.count()).toBe(1); // still cached
+    await robots.isAllowed(`${servers[0]!.origin}/`);
+    expect(servers[0]!.count()).toBe(3); // evicted, fetched again (once by the probe)
+  });
+
+  it('keeps the origin just fetched even when it alone is over the budget', async () => {
+    const server = await startServer({ '/robots.txt': text(file('big')) });
+    const robots = cacheFor({ maxMemoryBytes: 10 });
+    expect(await robots.isAllowed(`${server.origin}/big/1/x`)).toBe(false);
+    expect(robots.stats()).toMatchObject({ entries: 1, evictions: 0 });
+  });
+
+  it('returns to 0 bytes held when cleared', async () => {
+    const server = await startServer({ '/robots.txt': text(file('a')) });
+    const robots = cacheFor();
+    await robots.isAllowed(`${server.origin}/`);
+    robots.clear();
+    expect(robots.stats().bytesHeld).toBe(0);
+  });
+});

@@ -15,6 +15,8 @@ const weakRef: (<T extends object>(target: T) => { deref(): T | undefined }) | u
 
 export class CachedFile {
   private parsed: { deref(): RobotsTxt | undefined } | undefined;
+  /** Bytes held for this file: its body and its compiled rules (a parse in use is the user's). */
+  readonly bytesHeld: number;
 
   /**
    * `body` is what the fetch read (the first maxBytes bytes, and the one after them when there were more),
@@ -27,6 +29,7 @@ export class CachedFile {
     readonly rules: AgentRules,
   ) {
     this.parsed = weakRef?.(parsed);
+    this.bytesHeld = body.byteLength + rules.bytesHeld;
   }
 
   /** The parsed file: the one still in use if there is one, else parsed again from the bytes. */
@@ -36,11 +39,6 @@ export class CachedFile {
     const robots = parseFetchedRobotsTxt(this.body, this.parse, this.parse.bytesIgnored);
     this.parsed = weakRef?.(robots);
     return robots;
-  }
-
-  /** Bytes held for this file: its body and its compiled rules (a parse in use is the user's). */
-  get bytesHeld(): number {
-    return this.body.byteLength + (this.rules.disposed ? 0 : this.rules.bytesHeld);
   }
 
   dispose(): void {

@@ -34,6 +34,12 @@ export interface RobotsCacheOptions extends FetchRobotsOptions {
   /** Origins kept; the least recently used one is dropped (and its memory freed) beyond. Default 100,000. */
   readonly maxEntries?: number;
   /**
+   * Bytes the cached files may hold in all (their bodies and compiled rules, as stats().bytesHeld counts
+   * them); beyond, the least recently used origins are dropped, whatever their number. The origin just
+   * fetched is always kept, even alone over the budget. Default 536,870,912 (512 MiB).
+   */
+  readonly maxMemoryBytes?: number;
+  /**
    * The shortest time a definitive answer is kept, whatever its `Cache-Control` says (`no-store`,
    * `max-age=0`, an invalid max-age): the cache never asks a site more often. Default 60,000 (1 min).
    */
@@ -47,6 +53,8 @@ export interface RobotsCacheOptions extends FetchRobotsOptions {
   /** The clock, in milliseconds since the epoch. Default `Date.now`; tests move it instead of sleeping. */
   readonly now?: () => number;
 }
+
+const DEFAULT_MAX_MEMORY_BYTES = 512 * 1024 * 1024;
 
 /** Options of one call: `signal` lets the caller stop waiting (the shared fetch goes on for the others). */
 export interface RobotsCallOptions {
@@ -214,6 +222,11 @@ function withoutParse(result: RobotsFetchResult): FetchFacts {
   return facts;
 }
 
+/** Bytes an entry's file holds (0 for an allow-all or disallow-all answer). */
+function heldBy(entry: Entry): number {
+  return entry.copy.file?.bytesHeld ?? 0;
+}
+
 function validatorsOf(copy: Copy): Validators | undefined {
   if (copy.file === undefined || (copy.etag === undefined && copy.lastModified === undefined)) return undefined;
   return { url: copy.facts.finalUrl, etag: copy.etag, lastModified: copy.lastModified };
@@ -282,6 +295,9 @@ export class RobotsCache {
   readonly agent: string;
   private readonly options: ResolvedFetchOptions;
   private readonly maxEntries: number;
+  private readonly maxMemoryBytes: number;
+  /** What the cached files hold, kept current by remember() and the evictions. */
+  private bytesHeld = 0;
   private readonly lifetimes: LifetimeBounds;
   private readonly revalidate: boolean;
   private readonly honorRetryAfter: boolean;
@@ -308,6 +324,7 @@ export class RobotsCache {
     if (typeof this.agent !== 'string') throw new TypeError(`agent must be a product token such as "ExampleBot", got ${typeof this.agent}`);
     profileNamed(this.options.profile).agentKey(this.agent);
     this.maxEntries = checkWholeNumber('maxEntries', options.maxEntries ?? 100_000, 1);
+    this.maxMemoryBytes = checkWholeNumber('maxMemoryBytes', options.maxMemoryBytes ?? DEFAULT_MAX_MEMORY_BYTES, 0);
     this.lifetimes = checkLifetimes(options);
     this.revalidate = checkFlag('revalidate', options.revalidate);
     this.honorRetryAfter = checkFlag('honorRetryAfter', options.honorRetryAfter);
@@ -400,9 +417,7 @@ export class RobotsCache {
    * robots.stats(); // { entries: 1, hits: 1, fetches: 1, revalidations: 0, staleAnswers: 0, evictions: 0, … }
    */
   stats(): RobotsCacheStats {
-    let bytesHeld = 0;
-    for (const entry of this.entries.values()) bytesHeld += entry.copy.file?.bytesHeld ?? 0;
-    return { entries: this.entries.size, ...this.counts, bytesHeld };
+    return { entries: this.entries.size, ...this.counts, bytesHeld: this.bytesHeld };
   }
 
   /**
@@ -419,6 +434,7 @@ export class RobotsCache {
   clear(): void {
     for (const entry of this.entries.values()) disposeCopy(entry.copy);
     this.entries.clear();
+    this.bytesHeld = 0;
   }
 
   /**
@@ -595,8 +611,10 @@ export class RobotsCache {
     if (previous !== undefined && previous.copy.file !== entry.copy.file) disposeCopy(previous.copy);
     this.remember(origin, entry);
     for (const [oldest, evicted] of this.entries) {
-      if (this.entries.size <= this.maxEntries) break;
+      const full = this.entries.size > this.maxEntries || this.bytesHeld > this.maxMemoryBytes;
+      if (!full || oldest === origin) break;
       this.entries.delete(oldest);
+      this.bytesHeld -= heldBy(evicted);
       disposeCopy(evicted.copy);
       this.counts.evictions++;
     }
@@ -609,7 +627,10 @@ export class RobotsCache {
     return new CachedFile(body ?? new Uint8Array(0), parse, result.robots, result.robots.forAgent(this.agent));
   }
 
+  /** Stores `entry` as the most recently used, replacing the origin's previous one. */
   private remember(origin: string, entry: Entry): void {
+    const previous = this.entries.get(origin);
+    this.bytesHeld += heldBy(entry) - (previous === undefined ? 0 : heldBy(previous));
     this.entries.delete(origin);
     this.entries.set(origin, entry);
   }
