@@ -10,7 +10,16 @@
 
 const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
 
+/** Values up to this long that are plain ASCII are decoded by hand: a decoder call costs more. */
+const SHORT_VALUE = 64;
+
 /** `bytes` as UTF-8 text, a leading U+FEFF kept; invalid sequences become U+FFFD. */
 export function decodeUtf8(bytes: Uint8Array): string {
+  if (bytes.length <= SHORT_VALUE) {
+    let ascii = true;
+    for (let i = 0; i < bytes.length; i++) if ((bytes[i] as number) >= 0x80) ascii = false;
+    // ASCII decodes to itself: the same string, byte for byte, as the decoder would give.
+    if (ascii) return String.fromCharCode.apply(null, bytes as unknown as number[]);
+  }
   return utf8.decode(bytes);
 }

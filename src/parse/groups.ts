@@ -12,26 +12,43 @@ import { parseHost } from './host.js';
 import type { Diagnostic, DiagnosticCode, Group, ParsedRobots } from './model.js';
 import { readRecords, type RecordHandler, type RecordReader } from './records.js';
 
-/** The leading run of `[A-Za-z_-]` of a user-agent value, lower-cased. */
-function productTokenOf(value: string): string {
-  const match = /^[A-Za-z_-]*/.exec(value);
-  return (match?.[0] ?? '').toLowerCase();
+function isTokenByte(byte: number): boolean {
+  const folded = byte | 0x20;
+  return (folded >= 0x61 && folded <= 0x7a) || byte === 0x5f || byte === 0x2d;
 }
 
-function isGlobalAgent(value: string): boolean {
+/** Bytes of the leading run of `[A-Za-z_-]` of a user-agent value (the product token, RFC 9309 §2.2.1). */
+function productTokenLength(raw: Uint8Array): number {
+  let length = 0;
+  while (length < raw.length && isTokenByte(raw[length] as number)) length++;
+  return length;
+}
+
+function isGlobalAgent(raw: Uint8Array): boolean {
   // Google's tolerance: "* something" is still the global group.
-  return value[0] === '*' && (value.length === 1 || /^[\t\n\v\f\r ]/.test(value.slice(1)));
+  const next = raw[1];
+  return raw[0] === 0x2a && (next === undefined || next === 0x20 || (next >= 0x09 && next <= 0x0d));
+}
+
+/** Whether `raw` is `key` (lower-case ASCII) in any ASCII case; no other character folds to ASCII here. */
+function keyIs(raw: Uint8Array, key: string): boolean {
+  if (raw.length !== key.length) return false;
+  for (let i = 0; i < raw.length; i++) {
+    const byte = raw[i] as number;
+    if ((byte >= 0x41 && byte <= 0x5a ? byte | 0x20 : byte) !== key.charCodeAt(i)) return false;
+  }
+  return true;
 }
 
 /** Diagnostics kept per file. */
 const MAX_DIAGNOSTICS = 1000;
 
 const GROUP_DIRECTIVES = ['crawl-delay', 'request-rate', 'visit-time'] as const;
-const LONGEST_EXTENSION_KEY = 'request-rate'.length;
 type GroupDirective = (typeof GROUP_DIRECTIVES)[number];
 
-function isGroupDirective(key: string): key is GroupDirective {
-  return (GROUP_DIRECTIVES as readonly string[]).includes(key);
+/** The group directive `raw` names, if any. */
+function groupDirectiveNamed(raw: Uint8Array): GroupDirective | undefined {
+  return GROUP_DIRECTIVES.find((key) => keyIs(raw, key));
 }
 
 class GroupBuilder implements RecordHandler {
@@ -46,6 +63,11 @@ class GroupBuilder implements RecordHandler {
   private lastWasRule = false;
   /** Bytes of all patterns: whether they are worth copying out of the body (packPatterns). */
   patternBytes = 0;
+
+  /** Whether diagnostics are still kept: past the cap, work that only produces them is skipped. */
+  private get reporting(): boolean {
+    return this.diagnostics.length <= MAX_DIAGNOSTICS;
+  }
 
   private report(line: number, code: DiagnosticCode, message: string): void {
     // Binary garbage would otherwise produce a diagnostic per line; past the cap, one says so.
@@ -62,7 +84,9 @@ class GroupBuilder implements RecordHandler {
       this.lastWasRule = false;
     }
     const value = decodeUtf8(raw);
-    this.current.agents.push({ line, value, token: productTokenOf(value), global: isGlobalAgent(value) });
+    // The token is ASCII, so its bytes are the value's first characters.
+    const token = value.slice(0, productTokenLength(raw)).toLowerCase();
+    this.current.agents.push({ line, value, token, global: isGlobalAgent(raw) });
   }
 
   rule(line: number, allow: boolean, pattern: Uint8Array): void {
@@ -86,17 +110,17 @@ class GroupBuilder implements RecordHandler {
   }
 
   other(line: number, rawKey: Uint8Array, raw: Uint8Array): void {
-    // Most such lines are junk (HTML served as robots.txt): decode the value only for a known key.
-    if (rawKey.length > LONGEST_EXTENSION_KEY) return this.unknownDirective(line, rawKey);
-    const key = decodeUtf8(rawKey).toLowerCase();
-    if (isGroupDirective(key)) this.groupDirective(line, key, decodeUtf8(raw));
-    else if (key === 'host') this.hostDirective(line, decodeUtf8(raw));
-    else if (key === 'clean-param') this.cleanParamDirective(line, decodeUtf8(raw));
+    // Most such lines are junk (HTML served as robots.txt): the key is compared as bytes, and the value
+    // decoded only for a known one.
+    const groupDirective = groupDirectiveNamed(rawKey);
+    if (groupDirective !== undefined) this.groupDirective(line, groupDirective, raw);
+    else if (keyIs(rawKey, 'host')) this.hostDirective(line, raw);
+    else if (keyIs(rawKey, 'clean-param')) this.cleanParamDirective(line, decodeUtf8(raw));
     else this.unknownDirective(line, rawKey);
   }
 
   private unknownDirective(line: number, rawKey: Uint8Array): void {
-    if (this.diagnostics.length > MAX_DIAGNOSTICS) return;
+    if (!this.reporting) return;
     this.report(line, 'unknown-directive', `unknown directive "${decodeUtf8(rawKey.subarray(0, 100))}" is ignored`);
   }
 
@@ -108,12 +132,16 @@ class GroupBuilder implements RecordHandler {
     this.report(line, 'line-too-long', 'line is longer than 16,663 bytes; the rest of it is ignored');
   }
 
-  private groupDirective(line: number, key: GroupDirective, value: string): void {
+  private groupDirective(line: number, key: GroupDirective, raw: Uint8Array): void {
     const group = this.current;
     if (group === undefined) {
-      this.report(line, 'outside-group', `${key} before any User-agent line is ignored`);
+      if (this.reporting) this.report(line, 'outside-group', `${key} before any User-agent line is ignored`);
       return;
     }
+    // The first valid value counts; past it, a line could only add a diagnostic.
+    const field = key === 'crawl-delay' ? 'crawlDelay' : key === 'request-rate' ? 'requestRate' : 'visitTime';
+    if (group[field] !== undefined && !this.reporting) return;
+    const value = decodeUtf8(raw);
     const invalid = (): void => this.report(line, 'invalid-value', `invalid ${key} "${value}"`);
     if (key === 'crawl-delay') {
       const seconds = parseCrawlDelay(value);
@@ -130,7 +158,10 @@ class GroupBuilder implements RecordHandler {
     }
   }
 
-  private hostDirective(line: number, value: string): void {
+  private hostDirective(line: number, raw: Uint8Array): void {
+    // Only the first valid Host counts; past it, a line could only add a diagnostic.
+    if (this.host !== undefined && !this.reporting) return;
+    const value = decodeUtf8(raw);
     const host = parseHost(value);
     if (host === undefined) this.report(line, 'invalid-value', `invalid host "${value}"`);
     else if (this.host === undefined) this.host = host;
