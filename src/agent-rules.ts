@@ -102,9 +102,17 @@ export class AgentRules {
     return this.live().byteLength;
   }
 
-  /** Bytes the compiled rules hold in all: the matcher's ruleset and the table explain() reads. */
+  /**
+   * Bytes the compiled rules keep alive: the matcher's ruleset and the table explain() reads (the patterns
+   * as written, which are views of the body when the body is mostly rules).
+   */
   get bytesHeld(): number {
-    return this.live().byteLength + this.table.byteLength;
+    return this.bytesHeldBesides(undefined);
+  }
+
+  /** @internal bytesHeld, not counting what the rules share of `body` (RobotsCache keeps and counts the body). */
+  bytesHeldBesides(body: Uint8Array | undefined): number {
+    return this.live().byteLength + this.table.bytesHeldBesides(body?.buffer);
   }
 
   /** Whether the rules were disposed. */

@@ -29,7 +29,7 @@ export class CachedFile {
     readonly rules: AgentRules,
   ) {
     this.parsed = weakRef?.(parsed);
-    this.bytesHeld = body.byteLength + rules.bytesHeld;
+    this.bytesHeld = body.byteLength + rules.bytesHeldBesides(body);
   }
 
   /** The parsed file: the one still in use if there is one, else parsed again from the bytes. */

@@ -2,10 +2,14 @@
  * Measures what one cached origin costs in RobotsCache, JS heap and WebAssembly memory together, for
  * robots.txt files of hostile shapes. Run by test/cache-memory.test.ts (and usable by hand) as
  * `node --expose-gc test/support/cache-memory-probe.mjs SHAPE ORIGINS`; prints one JSON line.
- * Every body is served by a real HTTP server on 127.0.0.1 (one per origin).
+ * Every body is served by a real HTTP server on 127.0.0.1 (one per origin). bench/hostile-memory.mjs runs
+ * it too, on another build when ROBOTS_DIST names its dist/index.js (an older build: no stats() or clear()).
  */
 import { createServer } from 'node:http';
-import { RobotsCache, matcherInfo } from '../../dist/index.js';
+import { pathToFileURL } from 'node:url';
+
+const entry = process.env.ROBOTS_DIST ? pathToFileURL(process.env.ROBOTS_DIST).href : new URL('../../dist/index.js', import.meta.url).href;
+const { RobotsCache, matcherInfo } = await import(entry);
 
 const SIZE = 500 * 1024;
 
@@ -65,12 +69,13 @@ function measure() {
 // Warm up: the matcher's buffers, the compiler, the fetch machinery, one origin cached then cleared.
 const cache = new RobotsCache({ userAgent: 'ExampleBot/1.0', agent: 'ExampleBot' });
 await cache.isAllowed(urls[0]);
-cache.clear();
+if (typeof cache.clear === 'function') cache.clear();
+else cache.dispose(); // older builds: dispose() emptied the cache and kept it usable
 const before = measure();
 for (const url of urls) await cache.isAllowed(url);
 const after = measure();
 const perOrigin = (after.heap - before.heap + after.buffers - before.buffers + after.wasm - before.wasm) / origins;
-const stats = cache.stats();
+const stats = typeof cache.stats === 'function' ? cache.stats() : { bytesHeld: Number.NaN };
 cache.dispose();
 for (const server of servers) server.close();
 console.log(JSON.stringify({ shape, bodyBytes: body.length, origins, perOrigin: Math.round(perOrigin), bytesHeldPerOrigin: Math.round(stats.bytesHeld / origins) }));
