@@ -30,7 +30,10 @@ export class RulesDisposedError extends Error {
 }
 
 // The safety net for rules that are dropped without dispose(): their matcher memory comes back on GC.
-const unreleased = new FinalizationRegistry<LoadedRuleset>((ruleset) => ruleset.free());
+// Where the runtime has no FinalizationRegistry (older Workers compatibility dates), rules are freed by
+// dispose() alone, and nothing else changes.
+const unreleased =
+  typeof FinalizationRegistry === 'function' ? new FinalizationRegistry<LoadedRuleset>((ruleset) => ruleset.free()) : undefined;
 
 /** The rules of the selected groups in line order (each group's are in order already). */
 function mergedRules(groups: readonly Group[]): readonly RuleLine[] {
@@ -89,7 +92,7 @@ export class AgentRules {
       pathEndsAtNul: profile.pathEndsAtNul,
     });
     this.ruleset = backend.load(bytecode);
-    unreleased.register(this, this.ruleset, this);
+    unreleased?.register(this, this.ruleset, this);
   }
 
   /** The compiled rules in the order they are tried (the first match decides). */
@@ -191,7 +194,7 @@ export class AgentRules {
   /** Gives the compiled rules' memory back. Later calls throw RulesDisposedError. Idempotent. */
   dispose(): void {
     if (this.ruleset === undefined) return;
-    unreleased.unregister(this);
+    unreleased?.unregister(this);
     this.ruleset.free();
     this.ruleset = undefined;
   }

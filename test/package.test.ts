@@ -72,3 +72,21 @@ describe('what npm publishes', () => {
     await expect(run.then(() => 'compiled', (error: { stdout?: string }) => error.stdout ?? String(error))).resolves.toBe('compiled');
   });
 });
+
+describe('runtimes without the newer globals', () => {
+  it('loads and answers where FinalizationRegistry and WeakRef are missing (dispose() alone frees)', async () => {
+    const entry = new URL('../dist/index.js', import.meta.url).href;
+    const script = [
+      'delete globalThis.FinalizationRegistry;',
+      'delete globalThis.WeakRef;',
+      `const { parseRobotsTxt, matcherInfo } = await import(${JSON.stringify(entry)});`,
+      "const rules = parseRobotsTxt('User-agent: *\\nDisallow: /private/\\n').forAgent('ExampleBot');",
+      "const verdicts = [rules.isAllowed('/private/x'), rules.isAllowed('/public')];",
+      'const before = matcherInfo().wasmBytesInUse;',
+      'rules.dispose();',
+      'console.log(JSON.stringify({ verdicts, freed: matcherInfo().wasmBytesInUse < before }));',
+    ].join('\n');
+    const { stdout } = await execFileAsync(process.execPath, ['--input-type=module', '-e', script]);
+    expect(JSON.parse(stdout)).toEqual({ verdicts: [false, true], freed: true });
+  });
+});
