@@ -214,20 +214,38 @@ export function parseRobotsBody(
   };
 }
 
+/** A key that tells apart every pattern of up to 6 bytes (their bytes and their length), for sharing views. */
+function shortKey(pattern: Uint8Array): number {
+  let key = pattern.length;
+  for (let i = 0; i < pattern.length; i++) key = key * 256 + (pattern[i] as number);
+  return key;
+}
+
+const SHORT_PATTERN = 6;
+
 /**
  * Copies the patterns out of the body into one buffer of their own. A pattern is a view of the body, so
  * a file that is mostly something else (an HTML page with one rule) would otherwise keep all of it
  * alive for as long as one rule is kept; when the patterns are most of the body, the views are cheaper.
+ * Short patterns that repeat (`/`, `/*`) share one view: a file of thousands of tiny groups makes one.
  */
 function packPatterns(groups: readonly Group[], patternBytes: number): void {
   const packed = new Uint8Array(patternBytes);
+  const shared = new Map<number, Uint8Array>();
   let at = 0;
   for (const group of groups) {
-    group.rules.forEach((rule, index) => {
+    for (const rule of group.rules as { pattern: Uint8Array }[]) {
+      const key = rule.pattern.length <= SHORT_PATTERN ? shortKey(rule.pattern) : -1;
+      const known = shared.get(key);
+      if (known !== undefined) {
+        rule.pattern = known;
+        continue;
+      }
       packed.set(rule.pattern, at);
-      group.rules[index] = { ...rule, pattern: packed.subarray(at, at + rule.pattern.length) };
+      rule.pattern = packed.subarray(at, at + rule.pattern.length);
+      if (key >= 0) shared.set(key, rule.pattern);
       at += rule.pattern.length;
-    });
+    }
   }
 }
 
