@@ -43,6 +43,15 @@ const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const IMPLS = ['wasm', 'typescript', 'robots-parser', 'guard'];
 const WORKLOADS = /** @type {const} */ (['crawler', 'hot', 'batch', 'parse']);
 
+/** Sections of RESULTS.md written by hand from other benchmarks (bench/hostile*.mjs): kept by a new run. */
+const KEPT_FROM = '\n## Hostile input';
+
+function keptSections() {
+  const previous = existsSync(RESULTS) ? readFileSync(RESULTS, 'utf8') : '';
+  const at = previous.indexOf(KEPT_FROM);
+  return at < 0 ? '' : previous.slice(at);
+}
+
 /** @param {string} name */
 function peerVersion(name) {
   try {
@@ -186,7 +195,7 @@ function main() {
     if (quick) {
       log('(--quick: RESULTS.md left as it was; run without --quick to record results)');
     } else {
-      writeFileSync(RESULTS, report);
+      writeFileSync(RESULTS, `${report.trimEnd()}\n${keptSections()}`);
       log(`written to ${RESULTS}`);
     }
   } finally {

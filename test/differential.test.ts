@@ -15,8 +15,9 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { writeBytecode, type BytecodeRule } from '../src/compile/bytecode.js';
+import type { AutomatonMode } from '../src/compile/piece-automaton.js';
 import { percentNormalize } from '../src/compile/normalize.js';
-import { executeBytecode, executeBytecodeOnPath, isAllowRule } from '../src/engine/executor.js';
+import { executeBytecode, executeBytecodeOnPath, executeBytecodeRuleByRule, isAllowRule } from '../src/engine/executor.js';
 import { pathParamsQuery } from '../src/engine/url-path.js';
 import { WasmBackend, createWasmBackend } from '../src/engine/wasm-backend.js';
 import type { LoadedRuleset } from '../src/engine/backend.js';
@@ -122,14 +123,30 @@ function derivedRule(urls: readonly string[]): fc.Arbitrary<RuleText> {
     });
 }
 
-/** The ruleset flags of the bytecode header (src/compile/bytecode.ts), each profile's and every mix. */
+/**
+ * The ruleset flags of the bytecode header (src/compile/bytecode.ts), each profile's and every mix, and
+ * whether the wildcard rules go to the piece automaton: always, never, or as the writer decides (which for
+ * a few short rules is never).
+ */
 interface Flags {
   readonly normalizeUrl: boolean;
   readonly robotsTxtAllowed: boolean;
   readonly pathEndsAtNul: boolean;
+  readonly automaton?: AutomatonMode;
+  readonly deepPieceDepth?: number;
 }
 
-const flags: fc.Arbitrary<Flags> = fc.record({ normalizeUrl: fc.boolean(), robotsTxtAllowed: fc.boolean(), pathEndsAtNul: fc.boolean() });
+const automatonMode: fc.Arbitrary<AutomatonMode> = fc.constantFrom('always', 'always', 'never', 'auto');
+/** Where pieces count as deep: lowered from the default (32) so that short pieces reach the segment tree. */
+const deepPieceDepth: fc.Arbitrary<number> = fc.constantFrom(0, 1, 2, 32);
+
+const flags: fc.Arbitrary<Flags> = fc.record({
+  normalizeUrl: fc.boolean(),
+  robotsTxtAllowed: fc.boolean(),
+  pathEndsAtNul: fc.boolean(),
+  automaton: automatonMode,
+  deepPieceDepth,
+});
 
 interface Scenario {
   readonly rules: readonly RuleText[];
@@ -171,6 +188,10 @@ describe('the WebAssembly matcher agrees with the reference executor', () => {
         try {
           for (const url of urls) {
             expect(loaded.decide(url), JSON.stringify(url)).toBe(executeBytecode(bytecode, encoder.encode(url)));
+            // With or without an automaton in the block, the rule table alone gives the same answer.
+            expect(executeBytecode(bytecode, encoder.encode(url)), `rule by rule ${JSON.stringify(url)}`).toBe(
+              executeBytecodeRuleByRule(bytecode, encoder.encode(url)),
+            );
             // The same text through the path entry: no URL located, so "//", "#" and the rest are path bytes.
             expect(loaded.decidePath(url), `path ${JSON.stringify(url)}`).toBe(executeBytecodeOnPath(bytecode, encoder.encode(url)));
             expect(loaded.isAllowedPath(url)).toBe(isAllowRule(bytecode, loaded.decidePath(url)));
@@ -368,8 +389,10 @@ describe('both matchers agree with a regular-expression oracle', () => {
         fc.array(pathArbitrary, { minLength: 1, maxLength: 8 }),
         fc.boolean(),
         fc.boolean(),
-        (rules, paths, normalizeUrl, pathEndsAtNul) => {
-          const bytecode = compile(rules, 'rfc9309', { normalizeUrl, robotsTxtAllowed: false, pathEndsAtNul });
+        automatonMode,
+        deepPieceDepth,
+        (rules, paths, normalizeUrl, pathEndsAtNul, automaton, depth) => {
+          const bytecode = compile(rules, 'rfc9309', { normalizeUrl, robotsTxtAllowed: false, pathEndsAtNul, automaton, deepPieceDepth: depth });
           const loaded = backend.load(bytecode);
           const patterns = rules.map((rule) => latin1(encoder.encode(rule.pattern)));
           for (const path of paths) {
@@ -398,5 +421,84 @@ describe('both matchers agree with a regular-expression oracle', () => {
     expect(oraclePathEntry('/a\u0000b', true)).toBe('/a');
     expect(oraclePathEntry('\u0000a', true)).toBe('/');
     expect(oraclePathEntry('/a\u0000b', false)).toBe('/a\u0000b');
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// Wildcard-heavy rulesets (issue 8, "Hostile robots.txt files"): many rules built from a few shared pieces,
+// in every order, some ending in `$`, against long URLs made of the same pieces. The piece automaton
+// (src/compile/bytecode.ts) decides them all in one pass over the path; rule by rule, the table decides them
+// one at a time, searching each piece leftmost: both must pick the same rule, and on short paths the oracle's.
+
+/** Pieces that overlap, repeat and are suffixes of one another ("a", "aa", "baa"…), and `$` inside a pattern. */
+const SHARED_PIECES = ['a', 'a', 'b', 'ab', 'ba', 'aa', 'aab', 'baa', 'aaaa', 'abab', 'b/', '/a', 'aaaaaaab', '?x=', 'a$', '.'] as const;
+
+const sharedPiecePattern: fc.Arbitrary<string> = fc
+  .record({
+    first: fc.constantFrom('/', '/', '/', '/a', '', '/b', '/ab'),
+    pieces: fc.array(fc.constantFrom(...SHARED_PIECES), { minLength: 1, maxLength: 6 }),
+    anchored: fc.boolean(),
+  })
+  .map(({ first, pieces, anchored }) => `${first}*${pieces.join('*')}${anchored ? '$' : ''}`);
+
+const sharedPieceRules: fc.Arbitrary<RuleText[]> = fc.array(
+  fc.record({
+    allow: fc.boolean(),
+    pattern: fc.oneof({ weight: 8, arbitrary: sharedPiecePattern }, { weight: 1, arbitrary: fc.constantFrom('/', '/a', '/ab', '/b$', '/aaa') }),
+  }),
+  { minLength: 1, maxLength: 80 },
+);
+
+/** `/` and then `rest`, never starting with `//` (which the URL entry would read as a host). */
+function asPath(rest: string): string {
+  return rest.startsWith('/') ? `/x${rest}` : `/${rest}`;
+}
+
+/** Paths of the same pieces: short ones (the oracle checks those too) and long repetitions. */
+const sharedPiecePath: fc.Arbitrary<string> = fc.oneof(
+  fc.array(fc.constantFrom(...SHARED_PIECES, 'x', '/'), { maxLength: 25 }).map((parts) => asPath(parts.join(''))),
+  fc
+    .tuple(
+      fc.array(fc.constantFrom(...SHARED_PIECES, 'x', '/'), { minLength: 1, maxLength: 10 }),
+      fc.integer({ min: 20, max: 800 }),
+      fc.constantFrom('', 'b', 'ab', 'a$', '?x=1', 'aaaaaaab'),
+    )
+    .map(([parts, times, end]) => asPath(`${parts.join('').repeat(times).slice(0, 4000)}${end}`)),
+);
+
+describe('wildcard-heavy rulesets: the piece automaton decides as rule-by-rule matching does', () => {
+  const backend = createWasmBackend(wasmModule);
+
+  // spec: 003_14cd348ff9b99c23.txt, "URL matching based on path values" (`*` any run, `$` the end); DESIGN.md
+  // §2 "Matching": the most specific rule wins, whatever the cost of finding it.
+  it('picks the same rule with many rules of shared pieces, out of order, some ending in `$`, on long paths', () => {
+    fc.assert(
+      fc.property(
+        sharedPieceRules,
+        fc.array(sharedPiecePath, { minLength: 1, maxLength: 5 }),
+        fc.constantFrom<AutomatonMode>('always', 'auto'),
+        deepPieceDepth,
+        (rules, paths, automaton, depth) => {
+          const options = { normalizeUrl: false, robotsTxtAllowed: false, pathEndsAtNul: false, automaton, deepPieceDepth: depth };
+          const bytecode = compile(rules, 'raw', options);
+          const loaded = backend.load(bytecode);
+          const patterns = rules.map((rule) => latin1(encoder.encode(rule.pattern)));
+          try {
+            for (const path of paths) {
+              const bytes = encoder.encode(path);
+              const expected = executeBytecodeRuleByRule(bytecode, bytes);
+              const what = `${String(rules.length)} rules on ${JSON.stringify(path.slice(0, 60))}… (${String(path.length)})`;
+              expect(loaded.decide(path), `wasm: ${what}`).toBe(expected);
+              expect(executeBytecode(bytecode, bytes), `TypeScript: ${what}`).toBe(expected);
+              // Regular expressions backtrack through every `*`: only short paths go to the oracle.
+              if (path.length <= 120) expect(expected, `oracle: ${what}`).toBe(oracleFirstMatch(patterns, latin1(bytes)));
+            }
+          } finally {
+            loaded.free();
+          }
+        },
+      ),
+      { numRuns: 400 },
+    );
   });
 });

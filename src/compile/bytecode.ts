@@ -5,7 +5,7 @@
  * Layout (little-endian; offsets are bytes from the start of the block; tables are 4-byte aligned):
  *
  * ```text
- *  0  u32  magic        0x32425452 ("RTB2"), the format version
+ *  0  u32  magic        0x33425452 ("RTB3"), the format version; loading checks it (checkBytecode)
  *  4  u32  flags        bit 0 NORMALIZE_URL: percent-normalize the URL's path before matching (rfc9309)
  *                       bit 1 ROBOTS_TXT_ALLOWED: "/robots.txt" is always allowed (rfc9309)
  *                       bit 2 PATH_ENDS_AT_NUL: the URL's path ends at its first NUL byte, once located
@@ -16,11 +16,13 @@
  * 20  u32  prefixIndexOffset
  * 24  u32  patternRuleCount     entries in the pattern list
  * 28  u32  patternListOffset
- * 32  rule table, ruleCount entries of 8 bytes, in priority order (the first match decides):
+ * 32  u32  automatonOffset      the piece automaton (below), or 0 when the block has none
+ * 36  rule table, ruleCount entries of 8 bytes, in priority order (the first match decides):
  *       +0 u32 patternOffset   where the pattern's bytes start
  *       +4 u16 patternLength   without the trailing `$` of an end-anchored pattern (a line holds at most
  *                              16,663 bytes, 49,989 once percent-encoded)
- *       +6 u16 ruleFlags       bit 0 ALLOW (else disallow), bit 1 END_ANCHORED, bit 2 HAS_WILDCARD
+ *       +6 u16 ruleFlags       bit 0 ALLOW (else disallow), bit 1 END_ANCHORED, bit 2 HAS_WILDCARD,
+ *                              bit 3 IN_AUTOMATON (the automaton decides this rule; set only with one)
  *  …  prefix index, prefixCount entries of 12 bytes: the plain prefixes (no `*`, no final `$`), one per
  *     distinct pattern, sorted by their bytes:
  *       +0 u32 ruleIndex   the highest-priority rule with this pattern
@@ -29,6 +31,7 @@
  *                          starts with this pattern starts with theirs too; `/a*` is stored as the
  *                          plain `/a` yet outranks a plain `/ab`, so the longest is not always the best)
  *  …  pattern list, patternRuleCount u32 rule indices, ascending: every rule with `*` or a final `$`
+ *  …  the piece automaton, when there is one (below)
  *  …  pattern bytes, 1-byte aligned
  * ```
  *
@@ -38,15 +41,100 @@
  * is a prefix match anyway. The order of the table is the priority: longer original pattern first, allow
  * before disallow on equal length, earlier line first.
  *
- * The table alone decides (the TypeScript executor reads only it). The prefix index and the pattern list
- * let the WebAssembly matcher skip most rules: the longest plain prefix of a path is found by binary
- * search plus parent links (every pattern between a prefix of the path and the path itself in sorted
- * order starts with that prefix), and only the pattern rules of higher priority are tried after it.
+ * The table alone decides (executeBytecodeRuleByRule in the TypeScript executor reads only it). The prefix
+ * index and the pattern list let the WebAssembly matcher skip most rules: the longest plain prefix of a path
+ * is found by binary search plus parent links (every pattern between a prefix of the path and the path
+ * itself in sorted order starts with that prefix), and only the pattern rules of higher priority are tried
+ * after it.
+ *
+ * ## The piece automaton
+ *
+ * A pattern `p0*p1*…*pk` matches when p0 starts the path and each later piece is found leftmost after the
+ * end of the one before (with a final `$`, pk must end the path, after p(k-1)). Tried rule by rule, that costs
+ * O(|path| × |pattern|) per rule, and a 500 KiB file holds tens of thousands of rules: seconds per URL. The
+ * automaton finds the pieces of every rule in one pass over the path instead. The "searched" pieces of a
+ * rule are p1…pk, or p1…p(k-1) with a final `$` (then pk is a suffix test, as p0 is a prefix test). An
+ * Aho–Corasick automaton over the distinct searched pieces gives, at each path position i, the deepest piece
+ * that ends there; a rule waiting for piece q since position P (the end of its previous piece) moves on at
+ * the first end i ≥ P + |q| - 1, the leftmost occurrence starting at or after P. So that every piece the scan
+ * stops at moves some rule on, a rule joins its piece's waiting list only from that position on (a timing
+ * wheel holds it until then); the pieces that end at i are the deepest one and its ancestors in the piece
+ * tree, and of those only the ones someone waits for are visited (below). Each searched piece moves its rule
+ * on at most once per check, so a check costs O(|path| × (DEEP_PIECE_DEPTH + log pieces) + the rules'
+ * patterns × log(deep pieces)) whatever the file: linear in the path, plus at most a term of the file's size.
+ *
+ * Only blocks whose searched pieces would cost the rule-by-rule matcher much get an automaton
+ * (AUTOMATON_MIN_COST in src/compile/piece-automaton.ts): most files keep the layout above without it. The
+ * rules it decides keep their rule table entries, so that a matcher can always decide rule by rule instead.
+ *
+ * ```text
+ * +0  u32 nodeCount N         trie nodes, the root (node 0) included; N < 2^23
+ * +4  u32 pieceCount D        distinct searched pieces
+ * +8  u32 edgeCount E         trie edges into the first node of a piece's tail (below), the root's excepted
+ * +12 u32 ruleCount A         rules the automaton decides (IN_AUTOMATON)
+ * +16 u32 wheelSize W         a power of two larger than any distance a waiting rule is scheduled ahead
+ * +20 u32 workBytes           bytes of the work area one check needs, the memo excepted (below)
+ * +24 u32 deepCount Q         deep pieces (DEEP_PIECE_DEPTH ancestors or more in the piece tree), < 0xffff
+ * +28 u32 nodesOffset         N u32 node words: bits 0–7 the byte on the edge into the node, bit 8 TAIL_END
+ *                             (the last node of a piece's tail, where that piece ends; set on the root too),
+ *                             bits 9–31 the failure link (the node of the longest proper suffix in the trie)
+ * +32 u32 rootOffset          256 u32: the root's child for each byte, 0 for none
+ * +36 u32 edgesOffset         E u32 keys (parent node << 8 | byte), ascending, then E u32 child nodes, then
+ *                             (N >> edgeBucketShift) + 2 u32 buckets: bucket b is the first edge whose parent
+ *                             node is b << edgeBucketShift or more, so that a lookup searches a few keys
+ * +40 u32 terminalsOffset     D u32: the node each piece ends at, ascending (pieces are numbered in sorted
+ *                             order, which is the order of their tails), then (N >> terminalBucketShift) + 2
+ *                             u32 buckets: bucket b is the first piece ending at node b << terminalBucketShift
+ *                             or later
+ * +44 u32 piecesOffset        D entries of 8 bytes: +0 u32 the piece's parent in the piece tree + 1 (0 for
+ *                             none), +4 u16 the piece's length, +6 u16 its deep index (0xffff when not deep)
+ * +48 u32 deepOffset          Q entries of 12 bytes, in preorder of the forest of deep pieces: +0 u32 the
+ *                             piece, +4 u32 the end of its subtree there (a deep index), +8 u32 its nearest
+ *                             ancestor that is not deep (at depth DEEP_PIECE_DEPTH - 1) + 1, 0 for none
+ * +52 u32 rulesOffset         A + 1 entries of 8 bytes, ascending rule index (the last one only closes the
+ *                             lists): +0 u32 rule index, +4 u32 start of its list of pieces (p0, and the
+ *                             suffix piece of an END_ANCHORED rule, are read from its pattern: up to its first
+ *                             `*`, after its last)
+ * +56 u32 listOffset          u32 pieces: each automaton rule's searched pieces in order
+ * +60 u32 edgeBucketShift     the smallest shift that makes no more buckets than half the edges
+ * +64 u32 terminalBucketShift the smallest shift that makes no more buckets than half the pieces
+ * ```
+ *
+ * The trie is laid out by piece: the distinct pieces are sorted, and each adds its "tail" (the nodes past
+ * its longest common prefix with the piece before it) as consecutive nodes, so that the child of a node
+ * inside a tail is the next node and only the first node of each tail needs an edge entry. A piece ends
+ * exactly where a tail ends (a piece that is a prefix of another sorts before it). The piece tree links each
+ * piece to the longest other piece that is a suffix of it (the nearest tail end on the failure chain of the
+ * piece's end node).
+ *
+ * ## Work area
+ *
+ * A check's mutable state lives outside the block, in a zeroed work area the host sizes at load time
+ * (WebAssembly: WasmBackend, handed over with setWorkArea; TypeScript: one per block) and that every check
+ * leaves zeroed. In order, from its start:
+ *
+ * ```text
+ * memo       room for at least N u32 (WebAssembly: the host's memo capacity, the largest N loaded): for a
+ *            node, the deepest piece ending there (the nearest tail end on its failure chain) + 1, 0 for
+ *            none, tagged in bits 22–31 with the check that found it; kept between checks, cleared when the
+ *            tag wraps around
+ * (then workBytes bytes:)
+ * ruleNext   A u32: the next rule (+1) in the same wheel slot or waiting list, 0 at the end
+ * rulePos    A u32: where in its list the piece the rule waits for is (+1), 0 while it waits for nothing
+ * pieceHead  D u32: the first rule (+1) waiting for the piece, 0 for none
+ * wheel      W u32: the first rule (+1) to start waiting at that position (modulo W), 0 for none
+ * tree       2M i32 sums, then 2M i32 largest suffix sums (M the power of two above 2Q): a segment tree over
+ *            the deep forest's parentheses (+1 at 2q+1 and -1 at 2·end(q) for each deep piece q someone
+ *            waits for), in which the nearest ancestor of a deep piece that someone waits for is one search
+ *            away (the sum from there to the piece's opening parenthesis is positive)
+ * ```
  */
 import { decodeUtf8 } from '../decode-utf8.js';
+import { buildPieceAutomaton, type AutomatonMode, type PatternShape, type PieceAutomaton } from './piece-automaton.js';
 
-export const BYTECODE_MAGIC = 0x32425452;
-export const HEADER_SIZE = 32;
+export const BYTECODE_MAGIC = 0x33425452;
+export const HEADER_SIZE = 36;
+export const HEADER_AUTOMATON = 32;
 export const RULE_ENTRY_SIZE = 8;
 export const PREFIX_ENTRY_SIZE = 12;
 
@@ -57,6 +145,34 @@ export const RULESET_PATH_ENDS_AT_NUL = 4;
 export const RULE_ALLOW = 1;
 export const RULE_END_ANCHORED = 2;
 export const RULE_HAS_WILDCARD = 4;
+export const RULE_IN_AUTOMATON = 8;
+
+// The piece automaton's header: offsets from its start.
+export const AUTOMATON_NODE_COUNT = 0;
+export const AUTOMATON_PIECE_COUNT = 4;
+export const AUTOMATON_EDGE_COUNT = 8;
+export const AUTOMATON_RULE_COUNT = 12;
+export const AUTOMATON_WHEEL_SIZE = 16;
+export const AUTOMATON_WORK_BYTES = 20;
+export const AUTOMATON_DEEP_COUNT = 24;
+export const AUTOMATON_NODES = 28;
+export const AUTOMATON_ROOT = 32;
+export const AUTOMATON_EDGES = 36;
+export const AUTOMATON_TERMINALS = 40;
+export const AUTOMATON_PIECES = 44;
+export const AUTOMATON_DEEP = 48;
+export const AUTOMATON_RULES = 52;
+export const AUTOMATON_LIST = 56;
+export const AUTOMATON_EDGE_BUCKET_SHIFT = 60;
+export const AUTOMATON_TERMINAL_BUCKET_SHIFT = 64;
+export const AUTOMATON_HEADER_SIZE = 68;
+export const AUTOMATON_PIECE_ENTRY_SIZE = 8;
+export const AUTOMATON_DEEP_ENTRY_SIZE = 12;
+export const AUTOMATON_RULE_ENTRY_SIZE = 8;
+export { DEEP_PIECE_DEPTH, NODE_FAIL_SHIFT, NODE_LABEL_MASK, NODE_TAIL_END, NOT_DEEP } from './piece-automaton.js';
+/** Memo words: the piece (+1) in the low MEMO_PIECE_BITS bits, the check's tag (1 … MEMO_TAGS - 1) above. */
+export const MEMO_PIECE_BITS = 22;
+export const MEMO_TAGS = 1024;
 
 /** What a matcher returns besides a rule index. */
 export const NO_MATCH = -1;
@@ -75,6 +191,63 @@ export interface BytecodeOptions {
   readonly normalizeUrl: boolean;
   readonly robotsTxtAllowed: boolean;
   readonly pathEndsAtNul: boolean;
+  /**
+   * Whether to add the piece automaton: 'auto' (the default) when the wildcard rules would cost the
+   * rule-by-rule matcher much (AUTOMATON_MIN_COST in src/compile/piece-automaton.ts); 'always' and 'never'
+   * are for tests that hold the two ways of deciding to each other.
+   */
+  readonly automaton?: AutomatonMode;
+  /** How deep in the piece tree a piece is deep (DEEP_PIECE_DEPTH); tests lower it to reach the tree. */
+  readonly deepPieceDepth?: number;
+}
+
+/** Where each part of the work area (see "Work area" above) starts, after the memo, and its size. */
+export interface WorkAreaLayout {
+  readonly ruleNext: number;
+  readonly rulePos: number;
+  readonly pieceHead: number;
+  readonly wheel: number;
+  /** Leaves of the segment tree (a power of two, at least 2 × deep pieces + 1). */
+  readonly treeLeaves: number;
+  readonly treeSums: number;
+  readonly treeSuffixes: number;
+  readonly bytes: number;
+}
+
+/** The work area's layout for an automaton of these counts (assembly/index.ts computes the same). */
+export function workAreaLayout(ruleCount: number, pieceCount: number, wheelSize: number, deepCount: number): WorkAreaLayout {
+  let treeLeaves = 1;
+  while (treeLeaves < 2 * deepCount + 1) treeLeaves *= 2;
+  const ruleNext = 0;
+  const rulePos = ruleNext + 4 * ruleCount;
+  const pieceHead = rulePos + 4 * ruleCount;
+  const wheel = pieceHead + 4 * pieceCount;
+  const treeSums = wheel + 4 * wheelSize;
+  const treeSuffixes = treeSums + 8 * treeLeaves;
+  return { ruleNext, rulePos, pieceHead, wheel, treeLeaves, treeSums, treeSuffixes, bytes: treeSuffixes + 8 * treeLeaves };
+}
+
+/** Thrown when a block is not bytecode of this version (src/compile/bytecode.ts). */
+export class BytecodeVersionError extends Error {
+  constructor(magic: number) {
+    super(`not robotstxt-wasm bytecode of this version (magic 0x${magic.toString(16)}, expected 0x${BYTECODE_MAGIC.toString(16)}): compile the rules again with this library`);
+    this.name = 'BytecodeVersionError';
+  }
+}
+
+/** Checks the magic and length of a block before a matcher loads it. */
+export function checkBytecode(block: Uint8Array): void {
+  const view = new DataView(block.buffer, block.byteOffset, block.byteLength);
+  const magic = block.byteLength >= HEADER_SIZE ? view.getUint32(0, true) : 0;
+  if (magic !== BYTECODE_MAGIC || view.getUint32(12, true) !== block.byteLength) throw new BytecodeVersionError(magic);
+}
+
+/** What a block's automaton needs of a work area (nodes of memo, then bytes), or undefined without one. */
+export function automatonWorkNeeds(block: Uint8Array): { readonly memoNodes: number; readonly bytes: number } | undefined {
+  const view = new DataView(block.buffer, block.byteOffset, block.byteLength);
+  const automaton = view.getUint32(HEADER_AUTOMATON, true);
+  if (automaton === 0) return undefined;
+  return { memoNodes: view.getUint32(automaton + AUTOMATON_NODE_COUNT, true), bytes: view.getUint32(automaton + AUTOMATON_WORK_BYTES, true) };
 }
 
 interface PrefixEntry {
@@ -141,15 +314,127 @@ function rulesetFlags(options: BytecodeOptions): number {
   );
 }
 
+/**
+ * The shift of node numbers that makes at most half as many buckets as `entries` (at least one): a
+ * bucket then holds two entries on average, and a lookup is a few steps of binary search.
+ */
+function bucketShift(nodeCount: number, entries: number): number {
+  let shift = 0;
+  while (nodeCount >>> shift > Math.max(1, entries >>> 1)) shift++;
+  return shift;
+}
+
+/** Writes the buckets over `keys` (ascending; a key's node is key >>> keyShift) at `at`. */
+function writeBuckets(view: DataView, at: number, keys: Uint32Array, keyShift: number, nodeCount: number, shift: number): void {
+  let entry = 0;
+  for (let bucket = 0; bucket < (nodeCount >>> shift) + 2; bucket++) {
+    while (entry < keys.length && (keys[entry] as number) >>> keyShift >>> shift < bucket) entry++;
+    view.setUint32(at + 4 * bucket, entry, true);
+  }
+}
+
+/** Bytes the automaton section takes. */
+function automatonByteLength(automaton: PieceAutomaton): number {
+  const listLength = automaton.rules.reduce((total, rule) => total + rule.pieces.length, 0);
+  return (
+    AUTOMATON_HEADER_SIZE +
+    4 * automaton.nodes.length +
+    4 * 256 +
+    8 * automaton.edgeKeys.length +
+    4 * ((automaton.nodes.length >>> bucketShift(automaton.nodes.length, automaton.edgeKeys.length)) + 2) +
+    (4 + AUTOMATON_PIECE_ENTRY_SIZE) * automaton.pieceLengths.length +
+    4 * ((automaton.nodes.length >>> bucketShift(automaton.nodes.length, automaton.pieceLengths.length)) + 2) +
+    AUTOMATON_DEEP_ENTRY_SIZE * automaton.deepPieces.length +
+    AUTOMATON_RULE_ENTRY_SIZE * (automaton.rules.length + 1) +
+    4 * listLength
+  );
+}
+
+/** Lays the automaton out at `base` (see "The piece automaton" above). */
+function writeAutomaton(view: DataView, base: number, automaton: PieceAutomaton): void {
+  const pieceCount = automaton.pieceLengths.length;
+  const deepCount = automaton.deepPieces.length;
+  const layout = workAreaLayout(automaton.rules.length, pieceCount, automaton.wheelSize, deepCount);
+  const nodes = base + AUTOMATON_HEADER_SIZE;
+  const root = nodes + 4 * automaton.nodes.length;
+  const edges = root + 4 * 256;
+  const nodeCount = automaton.nodes.length;
+  const edgeShift = bucketShift(nodeCount, automaton.edgeKeys.length);
+  const edgeBuckets = edges + 8 * automaton.edgeKeys.length;
+  const terminals = edgeBuckets + 4 * ((nodeCount >>> edgeShift) + 2);
+  const terminalShift = bucketShift(nodeCount, pieceCount);
+  const terminalBuckets = terminals + 4 * pieceCount;
+  const pieces = terminalBuckets + 4 * ((nodeCount >>> terminalShift) + 2);
+  const deep = pieces + AUTOMATON_PIECE_ENTRY_SIZE * pieceCount;
+  const rules = deep + AUTOMATON_DEEP_ENTRY_SIZE * deepCount;
+  const list = rules + AUTOMATON_RULE_ENTRY_SIZE * (automaton.rules.length + 1);
+  const header: [number, number][] = [
+    [AUTOMATON_NODE_COUNT, automaton.nodes.length],
+    [AUTOMATON_PIECE_COUNT, pieceCount],
+    [AUTOMATON_EDGE_COUNT, automaton.edgeKeys.length],
+    [AUTOMATON_RULE_COUNT, automaton.rules.length],
+    [AUTOMATON_WHEEL_SIZE, automaton.wheelSize],
+    [AUTOMATON_WORK_BYTES, layout.bytes],
+    [AUTOMATON_DEEP_COUNT, deepCount],
+    [AUTOMATON_NODES, nodes],
+    [AUTOMATON_ROOT, root],
+    [AUTOMATON_EDGES, edges],
+    [AUTOMATON_TERMINALS, terminals],
+    [AUTOMATON_PIECES, pieces],
+    [AUTOMATON_DEEP, deep],
+    [AUTOMATON_RULES, rules],
+    [AUTOMATON_LIST, list],
+    [AUTOMATON_EDGE_BUCKET_SHIFT, edgeShift],
+    [AUTOMATON_TERMINAL_BUCKET_SHIFT, terminalShift],
+  ];
+  for (const [field, value] of header) view.setUint32(base + field, value, true);
+  const words = (at: number, values: Uint32Array): void => {
+    for (let i = 0; i < values.length; i++) view.setUint32(at + 4 * i, values[i] as number, true);
+  };
+  words(nodes, automaton.nodes);
+  words(root, automaton.rootChildren);
+  words(edges, automaton.edgeKeys);
+  words(edges + 4 * automaton.edgeKeys.length, automaton.edgeChildren);
+  writeBuckets(view, edgeBuckets, automaton.edgeKeys, 8, nodeCount, edgeShift);
+  words(terminals, automaton.terminalNodes);
+  writeBuckets(view, terminalBuckets, automaton.terminalNodes, 0, nodeCount, terminalShift);
+  for (let piece = 0; piece < pieceCount; piece++) {
+    const entry = pieces + piece * AUTOMATON_PIECE_ENTRY_SIZE;
+    view.setUint32(entry, (automaton.pieceParents[piece] as number) + 1, true);
+    view.setUint16(entry + 4, automaton.pieceLengths[piece] as number, true);
+    view.setUint16(entry + 6, automaton.pieceDeepIndices[piece] as number, true);
+  }
+  for (let index = 0; index < deepCount; index++) {
+    const entry = deep + index * AUTOMATON_DEEP_ENTRY_SIZE;
+    view.setUint32(entry, automaton.deepPieces[index] as number, true);
+    view.setUint32(entry + 4, automaton.deepEnds[index] as number, true);
+    view.setUint32(entry + 8, (automaton.deepTops[index] as number) + 1, true);
+  }
+  let listAt = 0;
+  automaton.rules.forEach((rule, i) => {
+    const entry = rules + i * AUTOMATON_RULE_ENTRY_SIZE;
+    view.setUint32(entry, rule.ruleIndex, true);
+    view.setUint32(entry + 4, listAt, true);
+    for (const piece of rule.pieces) view.setUint32(list + 4 * listAt++, piece, true);
+  });
+  // The closing entry: no rule, only where the last rule's list ends.
+  const closing = rules + automaton.rules.length * AUTOMATON_RULE_ENTRY_SIZE;
+  view.setUint32(closing, 0xffffffff, true);
+  view.setUint32(closing + 4, listAt, true);
+}
+
 /** Writes rules (in priority order) into a bytecode block. */
 export function writeBytecode(rules: readonly BytecodeRule[], options: BytecodeOptions): Uint8Array {
   const stored = rules.map(storedForm);
+  const automaton = buildPieceAutomaton(stored, options.automaton ?? 'auto', options.deepPieceDepth);
+  const inAutomaton = new Set(automaton?.rules.map((rule) => rule.ruleIndex));
   const prefixes = prefixIndex(stored);
   const patternRules: number[] = [];
   for (let index = 0; index < stored.length; index++) if (!isPlain(stored[index] as StoredPattern)) patternRules.push(index);
   const prefixIndexOffset = HEADER_SIZE + rules.length * RULE_ENTRY_SIZE;
   const patternListOffset = prefixIndexOffset + prefixes.length * PREFIX_ENTRY_SIZE;
-  const patternsOffset = patternListOffset + patternRules.length * 4;
+  const automatonOffset = patternListOffset + patternRules.length * 4;
+  const patternsOffset = automatonOffset + (automaton === undefined ? 0 : automatonByteLength(automaton));
   const byteLength = stored.reduce((total, rule) => total + rule.bytes.length, patternsOffset);
   const block = new Uint8Array(byteLength);
   const view = new DataView(block.buffer);
@@ -161,12 +446,13 @@ export function writeBytecode(rules: readonly BytecodeRule[], options: BytecodeO
   view.setUint32(20, prefixIndexOffset, true);
   view.setUint32(24, patternRules.length, true);
   view.setUint32(28, patternListOffset, true);
+  view.setUint32(HEADER_AUTOMATON, automaton === undefined ? 0 : automatonOffset, true);
   let patternOffset = patternsOffset;
   stored.forEach((rule, index) => {
     const entry = HEADER_SIZE + index * RULE_ENTRY_SIZE;
     view.setUint32(entry, patternOffset, true);
     view.setUint16(entry + 4, rule.bytes.length, true);
-    view.setUint16(entry + 6, rule.flags, true);
+    view.setUint16(entry + 6, rule.flags | (inAutomaton.has(index) ? RULE_IN_AUTOMATON : 0), true);
     block.set(rule.bytes, patternOffset);
     patternOffset += rule.bytes.length;
   });
@@ -177,11 +463,12 @@ export function writeBytecode(rules: readonly BytecodeRule[], options: BytecodeO
     view.setUint32(entry + 8, prefix.bestIndex, true);
   });
   patternRules.forEach((ruleIndex, i) => view.setUint32(patternListOffset + i * 4, ruleIndex, true));
+  if (automaton !== undefined) writeAutomaton(view, automatonOffset, automaton);
   return block;
 }
 
-interface StoredPattern {
-  readonly bytes: Uint8Array;
+/** A pattern as stored, with its rule flags; also the shape the piece automaton reads. */
+interface StoredPattern extends PatternShape {
   readonly flags: number;
 }
 
@@ -190,7 +477,7 @@ function storedForm(rule: BytecodeRule): StoredPattern {
   const source = rule.pattern;
   // Most patterns are plain prefixes: nothing to rewrite.
   if (source.indexOf(STAR) < 0 && source[source.length - 1] !== 0x24) {
-    return { bytes: source, flags: rule.allow ? RULE_ALLOW : 0 };
+    return { bytes: source, flags: rule.allow ? RULE_ALLOW : 0, wildcard: false, anchored: false };
   }
   let end = source.length;
   let anchored = end > 0 && source[end - 1] === 0x24;
@@ -208,5 +495,5 @@ function storedForm(rule: BytecodeRule): StoredPattern {
   }
   const hasWildcard = folded.includes(STAR);
   const flags = (rule.allow ? RULE_ALLOW : 0) | (anchored ? RULE_END_ANCHORED : 0) | (hasWildcard ? RULE_HAS_WILDCARD : 0);
-  return { bytes: Uint8Array.from(folded), flags };
+  return { bytes: Uint8Array.from(folded), flags, wildcard: hasWildcard, anchored };
 }

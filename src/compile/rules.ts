@@ -7,9 +7,13 @@
  * - Empty patterns have no effect, and a pattern starting with neither `/` nor `*` can never match a path:
  *   both are left out.
  * - Google's index.html rule: `Allow: /dir/index.htm…` also allows `/dir/$`, as a rule of its own.
+ * - A rule that repeats another (the same normalized pattern, the same kind) is kept once: the first in
+ *   priority order, the earliest line, which is the one that decided (and that explain() reported) before.
+ *   A file of thousands of copies of one wildcard line then costs one rule per check.
  */
 import type { Profile } from '../profile.js';
 import type { RuleLine } from '../parse/model.js';
+import { ByteStringNumbers } from './byte-strings.js';
 import { percentNormalize } from './normalize.js';
 
 export interface CompiledRule {
@@ -50,6 +54,44 @@ function byPriority(a: CompiledRule, b: CompiledRule): number {
   return b.pattern.length - a.pattern.length || Number(b.allow) - Number(a.allow) || a.line - b.line;
 }
 
+/** Whether two patterns of the same length are equal; compared from the end, where siblings differ. */
+function samePattern(a: CompiledRule, b: CompiledRule): boolean {
+  for (let i = a.pattern.length - 1; i >= 0; i--) if (a.pattern[i] !== b.pattern[i]) return false;
+  return true;
+}
+
+/**
+ * The rules in priority order, each repeated rule (the same kind, the same normalized pattern) after its
+ * first left out. Repeats share a length and a kind, so they fall in the same run of the sorted rules: a
+ * short run is compared pair by pair, a long one (thousands of copies of a line) through a hash.
+ */
+function withoutRepeats(sorted: CompiledRule[]): CompiledRule[] {
+  const kept: CompiledRule[] = [];
+  for (let start = 0; start < sorted.length; ) {
+    const head = sorted[start] as CompiledRule;
+    let end = start + 1;
+    while (end < sorted.length && (sorted[end] as CompiledRule).pattern.length === head.pattern.length && (sorted[end] as CompiledRule).allow === head.allow) end++;
+    if (end - start > 16) {
+      const seen = new ByteStringNumbers();
+      for (let i = start; i < end; i++) {
+        const rule = sorted[i] as CompiledRule;
+        const before = seen.count;
+        if (seen.numberOf(rule.pattern) === before) kept.push(rule);
+      }
+    } else {
+      const runStart = kept.length;
+      for (let i = start; i < end; i++) {
+        const rule = sorted[i] as CompiledRule;
+        let repeat = false;
+        for (let k = runStart; k < kept.length && !repeat; k++) repeat = samePattern(kept[k] as CompiledRule, rule);
+        if (!repeat) kept.push(rule);
+      }
+    }
+    start = end;
+  }
+  return kept;
+}
+
 /** Compiles the rules of the groups that apply to one agent. */
 export function compileRules(rules: readonly RuleLine[], profile: Profile): CompiledRule[] {
   const compiled: CompiledRule[] = [];
@@ -62,5 +104,6 @@ export function compileRules(rules: readonly RuleLine[], profile: Profile): Comp
       compiled.push({ allow: true, derived: true, written: rule.pattern, pattern: directory, line: rule.line });
     }
   }
-  return compiled.sort(byPriority);
+  // Sorted first, so that of identical rules the one kept is the one that comes first in priority order.
+  return withoutRepeats(compiled.sort(byPriority));
 }

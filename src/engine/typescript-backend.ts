@@ -1,4 +1,5 @@
 /** The reference executor as a backend: the fallback where WebAssembly is unavailable. */
+import { checkBytecode } from '../compile/bytecode.js';
 import type { LoadedRuleset, MatcherBackend } from './backend.js';
 import { executeBytecode, executeBytecodeOnPath, isAllowRule } from './executor.js';
 
@@ -7,6 +8,7 @@ const utf8 = new TextEncoder();
 export const typescriptBackend: MatcherBackend = {
   kind: 'typescript',
   load(bytecode: Uint8Array): LoadedRuleset {
+    checkBytecode(bytecode);
     return {
       byteLength: bytecode.byteLength,
       decide: (url) => executeBytecode(bytecode, utf8.encode(url)),

@@ -5,7 +5,12 @@
  * and URLs are written into one preallocated input region. A single check creates no JS object: its URL
  * is encoded to UTF-8 by hand (writeUrl), whatever its characters. A batch chunk that is all ASCII is
  * one native TextEncoder.encodeInto of the joined URLs; any other chunk is written URL by URL by hand.
+ *
+ * A URL too long for the input region gets a region of its own for the length of the call, given back
+ * before the call returns: one 10 MB URL must not keep hundreds of megabytes counted as in use for the
+ * life of the process. (Linear memory itself cannot shrink: the pages it grew by stay, free for reuse.)
  */
+import { automatonWorkNeeds, checkBytecode } from '../compile/bytecode.js';
 import type { RecordHandler } from '../parse/records.js';
 import type { LoadedRuleset, MatcherBackend } from './backend.js';
 import { LinearAllocator } from './linear-allocator.js';
@@ -19,13 +24,48 @@ interface MatcherExports extends LexerExports {
   decidePath(ruleset: number, input: number, length: number, scratch: number): number;
   isAllowedPath(ruleset: number, input: number, length: number, scratch: number): number;
   decideMany(ruleset: number, input: number, table: number, count: number, scratch: number, out: number): void;
+  setWorkArea(pointer: number, memoNodes: number, bytes: number): void;
 }
 
-const INITIAL_INPUT_BYTES = 64 * 1024;
-/** Bytes past the end of the input that the matcher's 16-byte scans may read. */
+/** Input bytes the standing region holds: a URL of up to a third of this many UTF-16 units fits whatever its characters. */
+const INPUT_BYTES = 64 * 1024;
+/** Bytes past the end of the input (and of the scratch) that the matcher's 16-byte scans may read. */
 const VECTOR_SLACK = 16;
 /** URLs per crossing of the batch entry. */
 const BATCH_URLS = 4096;
+
+/** An entry point of the matcher that decides one URL: decide, isAllowed, decidePath or isAllowedPath. */
+type DecideEntry = (ruleset: number, input: number, length: number, scratch: number) => number;
+
+/** Where the scratch starts in a region for `capacity` input bytes: after the input and its slack. */
+function scratchOffset(capacity: number): number {
+  return Math.ceil((capacity + VECTOR_SLACK) / 16) * 16;
+}
+
+/** Bytes of a region for `capacity` input bytes: the scratch holds 3 × those (%XX each), a slash, and slack. */
+function regionBytes(capacity: number): number {
+  return scratchOffset(capacity) + capacity * 3 + 1 + VECTOR_SLACK;
+}
+
+/**
+ * The UTF-8 length of `url` as writeUrl writes it (a lone surrogate as the 3 bytes of U+FFFD): a long
+ * URL's region is sized on it exactly, so it must never count short.
+ *
+ * @internal Exported for its tests.
+ */
+export function utf8Length(url: string): number {
+  let bytes = url.length;
+  for (let i = 0; i < url.length; i++) {
+    const code = url.charCodeAt(i);
+    if (code < 0x80) continue;
+    if (code < 0x800) bytes += 1;
+    else if (code >= 0xd800 && code <= 0xdbff && (url.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 2; // 4 bytes for 2 units
+      i++;
+    } else bytes += 2;
+  }
+  return bytes;
+}
 
 function isMatcherExports(exports: WebAssembly.Exports): exports is WebAssembly.Exports & MatcherExports {
   return (
@@ -36,6 +76,7 @@ function isMatcherExports(exports: WebAssembly.Exports): exports is WebAssembly.
     typeof exports.decidePath === 'function' &&
     typeof exports.isAllowedPath === 'function' &&
     typeof exports.decideMany === 'function' &&
+    typeof exports.setWorkArea === 'function' &&
     isLexerExports(exports)
   );
 }
@@ -47,10 +88,12 @@ export class WasmBackend implements MatcherBackend {
   private readonly encoder = new TextEncoder();
   private bytes: Uint8Array;
   private words: Uint32Array;
-  /** Input region (a URL, or a batch of URLs) and the scratch region the matcher rewrites paths into. */
-  private inputPointer = 0;
-  private inputCapacity = 0;
-  private scratchPointer = 0;
+  /**
+   * The standing input region (a URL, or a batch of URLs) and, in the same block, the scratch region the
+   * matcher rewrites paths into. Fixed in size: longer input gets a region of its own (withRegion).
+   */
+  private readonly inputPointer: number;
+  private readonly scratchPointer: number;
   private readonly tablePointer: number;
   private readonly outPointer: number;
   private readonly lexer: WasmLexer;
@@ -65,9 +108,10 @@ export class WasmBackend implements MatcherBackend {
       this.bytes = new Uint8Array(memory.buffer);
       this.words = new Uint32Array(memory.buffer);
     });
-    this.tablePointer = this.allocator.allocate((BATCH_URLS + 1) * 4);
-    this.outPointer = this.allocator.allocate(BATCH_URLS);
-    this.reserveInput(INITIAL_INPUT_BYTES);
+    this.tablePointer = this.allocator.allocate((BATCH_URLS + 1) * 4, 'the batch table');
+    this.outPointer = this.allocator.allocate(BATCH_URLS, 'the batch verdicts');
+    this.inputPointer = this.allocator.allocate(regionBytes(INPUT_BYTES), 'the URL input region');
+    this.scratchPointer = this.inputPointer + scratchOffset(INPUT_BYTES);
     this.lexer = new WasmLexer(this.exports, this.allocator, () => this.words, () => this.bytes);
   }
 
@@ -80,45 +124,109 @@ export class WasmBackend implements MatcherBackend {
   }
 
   load(bytecode: Uint8Array): LoadedRuleset {
-    const pointer = this.allocator.allocate(bytecode.byteLength);
+    checkBytecode(bytecode);
+    const pointer = this.allocator.allocate(bytecode.byteLength, 'a compiled ruleset');
+    // The ruleset first, then the work area: if the work area cannot grow, the ruleset is given back and
+    // the failed load leaves nothing behind (reserveWorkArea keeps the old area until the new one exists).
+    try {
+      this.reserveWorkArea(bytecode);
+    } catch (error) {
+      this.allocator.release(pointer);
+      throw error;
+    }
     this.bytes.set(bytecode, pointer);
+    if (automatonWorkNeeds(bytecode) !== undefined) this.automatonRulesets.add(pointer);
     return new WasmRuleset(this, pointer, bytecode.byteLength);
   }
+
+  // ---- The piece automaton's work area (src/compile/bytecode.ts, "Work area"): one for every ruleset,
+  // grown at load time to the largest any loaded ruleset needs, zeroed when allocated, kept zeroed by the
+  // matcher between checks, and given back once no loaded ruleset has an automaton. Most rulesets have none.
+  private workArea = 0;
+  private workMemoNodes = 0;
+  private workBytes = 0;
+  private readonly automatonRulesets = new Set<number>();
+
+  private reserveWorkArea(bytecode: Uint8Array): void {
+    const needs = automatonWorkNeeds(bytecode);
+    if (needs === undefined || (needs.memoNodes <= this.workMemoNodes && needs.bytes <= this.workBytes)) return;
+    const memoNodes = Math.max(needs.memoNodes, this.workMemoNodes);
+    const bytes = Math.max(needs.bytes, this.workBytes);
+    const pointer = this.allocator.allocate(memoNodes * 4 + bytes, 'the piece automaton work area');
+    if (this.workArea !== 0) this.allocator.release(this.workArea);
+    this.bytes.fill(0, pointer, pointer + memoNodes * 4 + bytes);
+    this.exports.setWorkArea(pointer, memoNodes, bytes);
+    this.workArea = pointer;
+    this.workMemoNodes = memoNodes;
+    this.workBytes = bytes;
+  }
+
+  private releaseWorkArea(pointer: number): void {
+    if (!this.automatonRulesets.delete(pointer) || this.automatonRulesets.size > 0 || this.workArea === 0) return;
+    this.exports.setWorkArea(0, 0, 0);
+    this.allocator.release(this.workArea);
+    this.workArea = 0;
+    this.workMemoNodes = 0;
+    this.workBytes = 0;
+  }
+  // ---- end of the work area
 
   /** @internal Gives a ruleset's memory back (WasmRuleset.free). */
   release(pointer: number): void {
     this.allocator.release(pointer);
+    this.releaseWorkArea(pointer);
   }
 
   /** @internal */
   decide(ruleset: number, url: string): number {
-    const length = this.writeInput(ruleset, url);
+    checkLive(ruleset);
+    if (url.length * 3 > INPUT_BYTES) return this.decideLong(this.exports.decide, ruleset, url);
+    const length = this.writeUrl(url, this.inputPointer);
     return this.exports.decide(ruleset, this.inputPointer, length, this.scratchPointer);
   }
 
   /** @internal */
   isAllowed(ruleset: number, url: string): boolean {
-    const length = this.writeInput(ruleset, url);
+    checkLive(ruleset);
+    if (url.length * 3 > INPUT_BYTES) return this.decideLong(this.exports.isAllowed, ruleset, url) === 1;
+    const length = this.writeUrl(url, this.inputPointer);
     return this.exports.isAllowed(ruleset, this.inputPointer, length, this.scratchPointer) === 1;
   }
 
   /** @internal */
   decidePath(ruleset: number, path: string): number {
-    const length = this.writeInput(ruleset, path);
+    checkLive(ruleset);
+    if (path.length * 3 > INPUT_BYTES) return this.decideLong(this.exports.decidePath, ruleset, path);
+    const length = this.writeUrl(path, this.inputPointer);
     return this.exports.decidePath(ruleset, this.inputPointer, length, this.scratchPointer);
   }
 
   /** @internal */
   isAllowedPath(ruleset: number, path: string): boolean {
-    const length = this.writeInput(ruleset, path);
+    checkLive(ruleset);
+    if (path.length * 3 > INPUT_BYTES) return this.decideLong(this.exports.isAllowedPath, ruleset, path) === 1;
+    const length = this.writeUrl(path, this.inputPointer);
     return this.exports.isAllowedPath(ruleset, this.inputPointer, length, this.scratchPointer) === 1;
   }
 
-  /** Writes one URL (or path) into the input region (grown when needed); returns its byte length. */
-  private writeInput(ruleset: number, url: string): number {
-    checkLive(ruleset);
-    if (url.length * 3 > this.inputCapacity) this.reserveInput(url.length * 3);
-    return this.writeUrl(url, this.inputPointer);
+  /** One URL that may not fit the standing region, asked of `entry` in a region of its own. */
+  private decideLong(entry: DecideEntry, ruleset: number, url: string): number {
+    const bytes = utf8Length(url);
+    return this.withRegion(bytes, url.length, (input, scratch) => entry(ruleset, input, this.writeUrl(url, input), scratch));
+  }
+
+  /**
+   * Runs `use` on a region for `bytes` input bytes, allocated for the call and given back when it returns
+   * or throws, so that bytesInUse is back where it was. An allocation that fails throws the allocator's
+   * RangeError before anything was written, and the backend is as it was.
+   */
+  private withRegion<T>(bytes: number, units: number, use: (input: number, scratch: number) => T): T {
+    const region = this.allocator.allocate(regionBytes(bytes), `the input of a URL of ${units.toLocaleString('en-US')} characters`);
+    try {
+      return use(region, region + scratchOffset(bytes));
+    } finally {
+      this.allocator.release(region);
+    }
   }
 
   /** @internal */
@@ -127,17 +235,21 @@ export class WasmBackend implements MatcherBackend {
     const table = this.tablePointer >>> 2;
     let first = 0;
     while (first < urls.length) {
+      const length = (urls[first] as string).length;
+      if (length * 3 > INPUT_BYTES) {
+        // A URL that does not fit the standing region is a chunk of its own, in a region of its own.
+        out[first] = this.decideLong(this.exports.isAllowed, ruleset, urls[first] as string);
+        first++;
+        continue;
+      }
       // A chunk: as many URLs as fit at 3 bytes per UTF-16 unit (the worst case), at most BATCH_URLS.
       let count = 0;
       let units = 0;
       this.words[table] = 0;
       while (first + count < urls.length && count < BATCH_URLS) {
-        const length = (urls[first + count] as string).length;
-        if ((units + length) * 3 > this.inputCapacity) {
-          if (count > 0) break;
-          this.reserveInput(length * 3);
-        }
-        units += length;
+        const next = (urls[first + count] as string).length;
+        if ((units + next) * 3 > INPUT_BYTES) break;
+        units += next;
         count++;
         this.words[table + count] = units;
       }
@@ -155,7 +267,7 @@ export class WasmBackend implements MatcherBackend {
    */
   private writeChunk(urls: readonly string[], first: number, count: number): void {
     const joined = (first === 0 && count === urls.length ? urls : urls.slice(first, first + count)).join('');
-    const input = this.bytes.subarray(this.inputPointer, this.inputPointer + this.inputCapacity);
+    const input = this.bytes.subarray(this.inputPointer, this.inputPointer + INPUT_BYTES);
     if (this.encoder.encodeInto(joined, input).written === joined.length) return;
     const table = this.tablePointer >>> 2;
     let used = 0;
@@ -167,7 +279,7 @@ export class WasmBackend implements MatcherBackend {
 
   /**
    * Writes `url` as UTF-8 at `at` (a lone surrogate as U+FFFD, like TextEncoder); returns its byte length.
-   * The caller reserved 3 bytes per UTF-16 unit. By hand, so that no check allocates.
+   * The caller reserved 3 bytes per UTF-16 unit, or utf8Length(url). By hand, so that no check allocates.
    */
   private writeUrl(url: string, at: number): number {
     const bytes = this.bytes;
@@ -200,20 +312,6 @@ export class WasmBackend implements MatcherBackend {
       }
     }
     return out - at;
-  }
-
-  /**
-   * Makes the input region hold at least `bytes`, plus the 16 bytes the matcher's vector scan may read
-   * past a URL's end; the scratch region holds 3 × that, plus a slash.
-   */
-  private reserveInput(bytes: number): void {
-    if (this.inputPointer !== 0) {
-      this.allocator.release(this.inputPointer);
-      this.allocator.release(this.scratchPointer);
-    }
-    this.inputCapacity = Math.max(bytes, this.inputCapacity * 2, INITIAL_INPUT_BYTES);
-    this.inputPointer = this.allocator.allocate(this.inputCapacity + VECTOR_SLACK);
-    this.scratchPointer = this.allocator.allocate(this.inputCapacity * 3 + 16);
   }
 }
 

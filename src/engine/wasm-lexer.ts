@@ -39,11 +39,16 @@ export class WasmLexer {
     private readonly words: () => Uint32Array,
     private readonly bytes: () => Uint8Array,
   ) {
-    this.recordsPointer = allocator.allocate(RECORDS_PER_CHUNK * RECORD_WORDS * 4);
+    this.recordsPointer = allocator.allocate(RECORDS_PER_CHUNK * RECORD_WORDS * 4, 'the lexer records');
   }
 
+  /**
+   * The body is copied into a block allocated for this call and given back before it returns, so that a
+   * 5 MB body leaves nothing counted in use afterwards; a body that cannot be allocated throws the
+   * allocator's RangeError, with nothing changed.
+   */
   read(body: Uint8Array, handler: RecordHandler): void {
-    const pointer = this.allocator.allocate(body.length + VECTOR_SLACK);
+    const pointer = this.allocator.allocate(body.length + VECTOR_SLACK, 'a copy of the robots.txt body');
     try {
       this.bytes().set(body, pointer);
       let start = byteOrderMarkLength(body);

@@ -1,0 +1,93 @@
+/**
+ * `npm run bench:hostile-memory`: what robots.txt files built to hurt cost in parsing and in memory (issue 8,
+ * "Hostile robots.txt files"); bench/hostile.mjs measures the CPU of single checks.
+ *
+ *   node bench/hostile-memory.mjs                      this build (dist/)
+ *   node bench/hostile-memory.mjs --dist OTHER/dist/index.js   another build, e.g. an older checkout, for before/after
+ *
+ * Prints markdown: parse time per line kind against Disallow lines of the same size (500 KB each; the
+ * fastest of 15 interleaved runs), memory per cached origin in RobotsCache (test/support/cache-memory-probe.mjs,
+ * JS heap and WebAssembly together, --expose-gc), WebAssembly bytes in use after a 10 MB URL, and the
+ * allocator under fragmentation (bench/allocator-fragmentation.mjs).
+ */
+import { execFileSync } from 'node:child_process';
+import { resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const distArgument = process.argv.indexOf('--dist');
+const dist = distArgument > 0 ? resolve(process.argv[distArgument + 1] ?? '') : fileURLToPath(new URL('../dist/index.js', import.meta.url));
+/** @type {typeof import('../dist/index.js')} */
+const library = await import(pathToFileURL(dist).href);
+const PROBE = fileURLToPath(new URL('../test/support/cache-memory-probe.mjs', import.meta.url));
+const FRAGMENTATION = fileURLToPath(new URL('./allocator-fragmentation.mjs', import.meta.url));
+const SIZE = 512_000;
+
+/** @param {(i: number) => string} line */
+function fill(line) {
+  let body = '';
+  for (let i = 0; ; i++) {
+    const next = `${line(i)}\n`;
+    if (body.length + next.length > SIZE) return body;
+    body += next;
+  }
+}
+
+const PARSE_SHAPES = /** @type {const} */ ({
+  'Disallow (the reference)': fill((i) => `Disallow: /p${i}/x`),
+  Sitemap: fill((i) => `Sitemap: https://example.com/s${i}.xml`),
+  'User-agent': fill((i) => `User-agent: bot${i}`),
+  'tiny groups (User-agent, Allow)': fill((i) => (i % 2 ? 'Allow:/' : 'User-agent:*')),
+  'Crawl-delay': fill((i) => `Crawl-delay: ${i % 10}`),
+  Host: fill((i) => `Host: h${i}.example.com`),
+  'Clean-param': fill((i) => `Clean-param: p${i} /x${i}`),
+  'unknown keys': fill((i) => `Foo${i}: bar`),
+  'HTML, no records': fill((i) => `<div class="x${i}">hello</div>`),
+});
+
+function parseTimes() {
+  const bodies = Object.entries(PARSE_SHAPES).map(([name, text]) => /** @type {const} */ ([name, new TextEncoder().encode(text)]));
+  /** @type {Map<string, number>} */
+  const best = new Map();
+  for (let run = 0; run < 15; run++) {
+    for (const [name, bytes] of bodies) {
+      const start = performance.now();
+      library.parseRobotsTxt(bytes).dispose();
+      const elapsed = performance.now() - start;
+      best.set(name, Math.min(best.get(name) ?? Infinity, elapsed));
+    }
+  }
+  const reference = best.get('Disallow (the reference)') ?? NaN;
+  const rows = [...best].map(([name, ms]) => `| ${name} | ${ms.toFixed(1)} ms | ${(ms / reference).toFixed(2)}× |`);
+  return ['| 500 KB of | parse | vs Disallow |', '| --- | --- | --- |', ...rows].join('\n');
+}
+
+const MEMORY_SHAPES = ['many groups', 'many distinct groups', 'many tiny rules', 'many sitemaps', 'long lines', 'html junk with one rule'];
+
+function cacheMemory() {
+  const rows = MEMORY_SHAPES.map((shape) => {
+    const output = execFileSync(process.execPath, ['--expose-gc', PROBE, shape, '6'], { env: { ...process.env, ROBOTS_DIST: dist } });
+    const { bodyBytes, perOrigin } = JSON.parse(output.toString());
+    return `| ${shape} | ${bodyBytes} B | ${perOrigin} B | ${(perOrigin / bodyBytes).toFixed(2)}× |`;
+  });
+  return ['| 500 KB file of | body | per cached origin | ratio |', '| --- | --- | --- | --- |', ...rows].join('\n');
+}
+
+function bigUrl() {
+  const rules = library.parseRobotsTxt('User-agent: *\nDisallow: /private/\n').forAgent('ExampleBot');
+  rules.isAllowed('/warm-up');
+  const before = library.matcherInfo().wasmBytesInUse;
+  rules.isAllowed(`/${'a'.repeat(10_000_000)}`);
+  const after = library.matcherInfo().wasmBytesInUse;
+  rules.dispose();
+  return `WebAssembly bytes in use: ${before} before a 10 MB URL, ${after} after it (${after - before} more).`;
+}
+
+function fragmentation() {
+  return execFileSync(process.execPath, [FRAGMENTATION, dist]).toString().trim().split('\n').map((line) => `    ${line}`).join('\n');
+}
+
+console.log(`## Hostile files: parsing and memory (${dist})\n`);
+console.log(`Parse time per line kind (fastest of 15 runs):\n\n${parseTimes()}\n`);
+console.log(`Memory per cached origin (RobotsCache, JS heap + WebAssembly):\n\n${cacheMemory()}\n`);
+console.log(`${bigUrl()}\n`);
+console.log(`Allocator under fragmentation:\n\n${fragmentation()}\n`);
