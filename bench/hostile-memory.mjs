@@ -66,10 +66,16 @@ const MEMORY_SHAPES = ['many groups', 'many distinct groups', 'many tiny rules',
 function cacheMemory() {
   const rows = MEMORY_SHAPES.map((shape) => {
     const output = execFileSync(process.execPath, ['--expose-gc', PROBE, shape, '6'], { env: { ...process.env, ROBOTS_DIST: dist } });
-    const { bodyBytes, perOrigin } = JSON.parse(output.toString());
-    return `| ${shape} | ${bodyBytes} B | ${perOrigin} B | ${(perOrigin / bodyBytes).toFixed(2)}× |`;
+    const { bodyBytes, perOrigin, residentPerOrigin } = JSON.parse(output.toString());
+    // Older builds report JS heap and WebAssembly together, with no resident part of their own.
+    const resident = residentPerOrigin === undefined ? 'in the total' : `${residentPerOrigin} B`;
+    return `| ${shape} | ${bodyBytes} B | ${perOrigin} B | ${(perOrigin / bodyBytes).toFixed(2)}× | ${resident} |`;
   });
-  return ['| 500 KB file of | body | per cached origin | ratio |', '| --- | --- | --- | --- |', ...rows].join('\n');
+  return [
+    '| 500 KB file of | body | per cached origin | ratio | resident in WebAssembly (a cache bounded for all origins) |',
+    '| --- | --- | --- | --- | --- |',
+    ...rows,
+  ].join('\n');
 }
 
 function bigUrl() {
@@ -82,6 +88,38 @@ function bigUrl() {
   return `WebAssembly bytes in use: ${before} before a 10 MB URL, ${after} after it (${after - before} more).`;
 }
 
+/**
+ * A synchronous loop of parses of a 64 KB body, each asked once, with and without dispose(): no
+ * FinalizationRegistry callback can run inside it. Run in a child process each, so that one cannot
+ * starve the other of memory.
+ */
+function forgottenDispose() {
+  const script = (dispose) => `
+    const { parseRobotsTxt, matcherInfo } = await import(${JSON.stringify(pathToFileURL(dist).href)});
+    let body = 'User-agent: *\\n';
+    for (let i = 0; body.length < 64 * 1024; i++) body += 'Disallow: /section-' + i + '/*.html$\\n';
+    const started = performance.now();
+    let highest = 0;
+    try {
+      for (let i = 0; i < 40000; i++) {
+        const robots = parseRobotsTxt(body);
+        robots.isAllowed('/section-' + (i % 1000) + '/x.html', 'ExampleBot');
+        ${dispose ? 'robots.dispose();' : ''}
+        if (i % 1000 === 0) highest = Math.max(highest, matcherInfo().wasmBytesInUse);
+      }
+      console.log(JSON.stringify({ ok: true, seconds: (performance.now() - started) / 1000, highest }));
+    } catch (error) {
+      console.log(JSON.stringify({ ok: false, seconds: (performance.now() - started) / 1000, error: String(error), highest }));
+    }`;
+  const rows = [true, false].map((dispose) => {
+    const output = execFileSync(process.execPath, ['--input-type=module', '-e', script(dispose)]).toString();
+    const { ok, seconds, error, highest } = JSON.parse(output);
+    const outcome = ok ? `completed in ${seconds.toFixed(1)} s` : `failed after ${seconds.toFixed(1)} s: ${error}`;
+    return `| ${dispose ? 'with' : 'without'} dispose() | ${outcome} | ${(highest / 1048576).toFixed(1)} MiB |`;
+  });
+  return ['| 40,000 parses of 64 KB | outcome | WebAssembly in use, highest |', '| --- | --- | --- |', ...rows].join('\n');
+}
+
 function fragmentation() {
   return execFileSync(process.execPath, [FRAGMENTATION, dist]).toString().trim().split('\n').map((line) => `    ${line}`).join('\n');
 }
@@ -90,4 +128,5 @@ console.log(`## Hostile files: parsing and memory (${dist})\n`);
 console.log(`Parse time per line kind (fastest of 15 runs):\n\n${parseTimes()}\n`);
 console.log(`Memory per cached origin (RobotsCache, JS heap + WebAssembly):\n\n${cacheMemory()}\n`);
 console.log(`${bigUrl()}\n`);
+if (!process.argv.includes('--skip-loop')) console.log(`Rules nobody disposes, in a synchronous loop:\n\n${forgottenDispose()}\n`);
 console.log(`Allocator under fragmentation:\n\n${fragmentation()}\n`);

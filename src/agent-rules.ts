@@ -30,11 +30,6 @@ export class RulesDisposedError extends Error {
 }
 
 // The safety net for rules that are dropped without dispose(): their matcher memory comes back on GC.
-// Where the runtime has no FinalizationRegistry (older Workers compatibility dates), rules are freed by
-// dispose() alone, and nothing else changes.
-const unreleased =
-  typeof FinalizationRegistry === 'function' ? new FinalizationRegistry<LoadedRuleset>((ruleset) => ruleset.free()) : undefined;
-
 /** The rules of the selected groups in line order (each group's are in order already). */
 function mergedRules(groups: readonly Group[]): readonly RuleLine[] {
   return groups.length === 1 ? (groups[0] as Group).rules : groups.flatMap((group) => group.rules).sort((a, b) => a.line - b.line);
@@ -92,7 +87,6 @@ export class AgentRules {
       pathEndsAtNul: profile.pathEndsAtNul,
     });
     this.ruleset = backend.load(bytecode);
-    unreleased?.register(this, this.ruleset, this);
   }
 
   /** The compiled rules in the order they are tried (the first match decides). */
@@ -194,7 +188,6 @@ export class AgentRules {
   /** Gives the compiled rules' memory back. Later calls throw RulesDisposedError. Idempotent. */
   dispose(): void {
     if (this.ruleset === undefined) return;
-    unreleased?.unregister(this);
     this.ruleset.free();
     this.ruleset = undefined;
   }

@@ -212,3 +212,27 @@ describe('running out of WebAssembly memory (a child node capped at 32 MiB)', ()
     expect(report.lastVerdicts).toEqual(probe);
   });
 });
+
+describe('rules nobody disposes', () => {
+  // FinalizationRegistry callbacks cannot run inside a synchronous loop: linear memory must stay bounded
+  // by the residency budget there, and an evicted ruleset must answer as before when asked again.
+  it('a synchronous loop of parses without dispose() stays within the resident budget, and every ruleset still answers', async () => {
+    const { parseRobotsTxt, matcherInfo } = await import('../src/platform/inline.js');
+    const { RESIDENT_BUDGET } = await import('../src/engine/wasm-backend.js');
+    const body = `User-agent: *\n${Array.from({ length: 3_000 }, (_, i) => `Disallow: /section-${i}/page-*.html$\n`).join('')}Allow: /section-7/page-1.html$\n`;
+    const first = parseRobotsTxt(body).forAgent('ExampleBot');
+    expect(first.isAllowed('/section-7/page-2.html')).toBe(false);
+    const perRuleset = first.byteLength;
+    const loops = Math.ceil((1.25 * RESIDENT_BUDGET) / perRuleset);
+    let highest = 0;
+    for (let i = 0; i < loops; i++) {
+      expect(parseRobotsTxt(body).isAllowed(`/section-${i % 3000}/page-3.html`, 'ExampleBot')).toBe(false);
+      highest = Math.max(highest, matcherInfo().wasmBytesInUse);
+    }
+    expect(loops * perRuleset).toBeGreaterThan(RESIDENT_BUDGET);
+    expect(highest).toBeLessThanOrEqual(RESIDENT_BUDGET + 2 * 1024 * 1024);
+    // The first ruleset was evicted long ago: it is copied in again and decides as before.
+    expect(first.isAllowed('/section-7/page-1.html')).toBe(true);
+    expect(first.explain('/section-9/page-2.html')).toMatchObject({ allowed: false, rule: { pattern: '/section-9/page-*.html$' } });
+  });
+});

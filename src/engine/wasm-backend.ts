@@ -9,6 +9,12 @@
  * A URL too long for the input region gets a region of its own for the length of the call, given back
  * before the call returns: one 10 MB URL must not keep hundreds of megabytes counted as in use for the
  * life of the process. (Linear memory itself cannot shrink: the pages it grew by stay, free for reuse.)
+ *
+ * A compiled ruleset's bytes are owned by its JS object (garbage collection alone reclaims them), and
+ * linear memory is a bounded cache of resident copies: at most RESIDENT_BUDGET bytes of rulesets stay
+ * there, the least recently used going first (a clock), and an evicted ruleset is copied in again on its
+ * next check. So rules nobody disposed cannot fill linear memory, even in a synchronous loop where no
+ * FinalizationRegistry callback can run; dispose() just gives their place back sooner.
  */
 import { automatonWorkNeeds, checkBytecode } from '../compile/bytecode.js';
 import type { RecordHandler } from '../parse/records.js';
@@ -33,6 +39,26 @@ const INPUT_BYTES = 64 * 1024;
 const VECTOR_SLACK = 16;
 /** URLs per crossing of the batch entry. */
 const BATCH_URLS = 4096;
+/** Bytes of compiled rulesets kept resident in linear memory; beyond, the least recently used go. */
+export const RESIDENT_BUDGET = 64 * 1024 * 1024;
+
+/** A ruleset's copy in linear memory. */
+interface Residency {
+  readonly pointer: number;
+  readonly bytes: number;
+  /** The ruleset's cell, emptied when the copy is evicted. */
+  readonly cell: RulesetCell;
+  /** Set by every check, cleared by the clock hand: a used ruleset gets another round before eviction. */
+  used: boolean;
+}
+
+/**
+ * What a ruleset and the backend share: its resident copy, if any. The FinalizationRegistry holds only
+ * this, so a ruleset nobody references can be collected with its bytes.
+ */
+interface RulesetCell {
+  residency: Residency | undefined;
+}
 
 /** An entry point of the matcher that decides one URL: decide, isAllowed, decidePath or isAllowedPath. */
 type DecideEntry = (ruleset: number, input: number, length: number, scratch: number) => number;
@@ -125,6 +151,21 @@ export class WasmBackend implements MatcherBackend {
 
   load(bytecode: Uint8Array): LoadedRuleset {
     checkBytecode(bytecode);
+    const ruleset = new WasmRuleset(this, bytecode);
+    // Resident at once, so that a failed allocation shows at compile time and memory in use is counted.
+    this.resident(ruleset.cell, bytecode);
+    unreferenced?.register(ruleset, { backend: this, cell: ruleset.cell });
+    return ruleset;
+  }
+
+  /** The resident copy of a ruleset, made (evicting others beyond the budget) when it has none. */
+  resident(cell: RulesetCell, bytecode: Uint8Array): number {
+    const held = cell.residency;
+    if (held !== undefined) {
+      held.used = true;
+      return held.pointer;
+    }
+    this.evictFor(bytecode.byteLength);
     const pointer = this.allocator.allocate(bytecode.byteLength, 'a compiled ruleset');
     // The ruleset first, then the work area: if the work area cannot grow, the ruleset is given back and
     // the failed load leaves nothing behind (reserveWorkArea keeps the old area until the new one exists).
@@ -136,7 +177,42 @@ export class WasmBackend implements MatcherBackend {
     }
     this.bytes.set(bytecode, pointer);
     if (automatonWorkNeeds(bytecode) !== undefined) this.automatonRulesets.add(pointer);
-    return new WasmRuleset(this, pointer, bytecode.byteLength);
+    const residency: Residency = { pointer, bytes: bytecode.byteLength, cell, used: true };
+    cell.residency = residency;
+    this.residents.add(residency);
+    this.residentBytes += residency.bytes;
+    return pointer;
+  }
+
+  /** @internal Gives a ruleset's place in linear memory back (disposal, eviction, garbage collection). */
+  evict(cell: RulesetCell): void {
+    const residency = cell.residency;
+    if (residency === undefined) return;
+    cell.residency = undefined;
+    this.residents.delete(residency);
+    this.residentBytes -= residency.bytes;
+    this.allocator.release(residency.pointer);
+    this.releaseWorkArea(residency.pointer);
+  }
+
+  /** Residents in the order they came in (or last survived the clock hand). */
+  private readonly residents = new Set<Residency>();
+  private residentBytes = 0;
+
+  /** Makes room for `bytes` within the budget: a clock over the residents, a used one gets another round. */
+  private evictFor(bytes: number): void {
+    while (this.residentBytes + bytes > RESIDENT_BUDGET && this.residents.size > 0) {
+      for (const residency of this.residents) {
+        if (residency.used) {
+          residency.used = false;
+          this.residents.delete(residency);
+          this.residents.add(residency);
+        } else {
+          this.evict(residency.cell);
+        }
+        break;
+      }
+    }
   }
 
   // ---- The piece automaton's work area (src/compile/bytecode.ts, "Work area"): one for every ruleset,
@@ -170,12 +246,6 @@ export class WasmBackend implements MatcherBackend {
     this.workBytes = 0;
   }
   // ---- end of the work area
-
-  /** @internal Gives a ruleset's memory back (WasmRuleset.free). */
-  release(pointer: number): void {
-    this.allocator.release(pointer);
-    this.releaseWorkArea(pointer);
-  }
 
   /** @internal */
   decide(ruleset: number, url: string): number {
@@ -319,39 +389,67 @@ function checkLive(ruleset: number): void {
   if (ruleset === 0) throw new Error('this ruleset was disposed; compile it again with forAgent()');
 }
 
-/** One ruleset in the backend's memory: a small object per compiled agent, no closures. */
+/**
+ * One compiled ruleset: its bytes (owned here, so garbage collection reclaims them) and its resident copy
+ * in the backend's linear memory, made again on demand after an eviction. A small object, no closures.
+ */
 class WasmRuleset implements LoadedRuleset {
+  readonly cell: RulesetCell = { residency: undefined };
+  private bytecode: Uint8Array | undefined;
+  readonly byteLength: number;
+
   constructor(
     private readonly backend: WasmBackend,
-    private pointer: number,
-    readonly byteLength: number,
-  ) {}
+    bytecode: Uint8Array,
+  ) {
+    this.bytecode = bytecode;
+    this.byteLength = bytecode.byteLength;
+  }
+
+  /** The resident copy's address (made when evicted), or 0 once freed. */
+  private pointer(): number {
+    const residency = this.cell.residency;
+    if (residency !== undefined) {
+      residency.used = true;
+      return residency.pointer;
+    }
+    return this.bytecode === undefined ? 0 : this.backend.resident(this.cell, this.bytecode);
+  }
 
   decide(url: string): number {
-    return this.backend.decide(this.pointer, url);
+    return this.backend.decide(this.pointer(), url);
   }
 
   isAllowed(url: string): boolean {
-    return this.backend.isAllowed(this.pointer, url);
+    return this.backend.isAllowed(this.pointer(), url);
   }
 
   decidePath(path: string): number {
-    return this.backend.decidePath(this.pointer, path);
+    return this.backend.decidePath(this.pointer(), path);
   }
 
   isAllowedPath(path: string): boolean {
-    return this.backend.isAllowedPath(this.pointer, path);
+    return this.backend.isAllowedPath(this.pointer(), path);
   }
 
   decideMany(urls: readonly string[], out: Uint8Array): void {
-    this.backend.decideMany(this.pointer, urls, out);
+    this.backend.decideMany(this.pointer(), urls, out);
   }
 
   free(): void {
-    if (this.pointer !== 0) this.backend.release(this.pointer);
-    this.pointer = 0;
+    this.backend.evict(this.cell);
+    this.bytecode = undefined;
   }
 }
+
+/**
+ * Gives back the place of rulesets that were dropped without dispose(), once they are collected. Where the
+ * runtime has no FinalizationRegistry, the budget alone bounds what they hold.
+ */
+const unreferenced =
+  typeof FinalizationRegistry === 'function'
+    ? new FinalizationRegistry<{ readonly backend: WasmBackend; readonly cell: RulesetCell }>(({ backend, cell }) => backend.evict(cell))
+    : undefined;
 
 /** Instantiates the matcher from its compiled module (zero imports). */
 export function createWasmBackend(module: WebAssembly.Module): WasmBackend {

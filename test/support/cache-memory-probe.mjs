@@ -1,6 +1,6 @@
 /**
- * Measures what one cached origin costs in RobotsCache, JS heap and WebAssembly memory together, for
- * robots.txt files of hostile shapes. Run by test/cache-memory.test.ts (and usable by hand) as
+ * Measures what one cached origin costs in RobotsCache for robots.txt files of hostile shapes: the JS memory
+ * it holds (heap and array buffers), and apart from it the WebAssembly memory its resident rules take. Run by test/cache-memory.test.ts (and usable by hand) as
  * `node --expose-gc test/support/cache-memory-probe.mjs SHAPE ORIGINS`; prints one JSON line.
  * Every body is served by a real HTTP server on 127.0.0.1 (one per origin). bench/hostile-memory.mjs runs
  * it too, on another build when ROBOTS_DIST names its dist/index.js (an older build: no stats() or clear()).
@@ -74,8 +74,20 @@ else cache.dispose(); // older builds: dispose() emptied the cache and kept it u
 const before = measure();
 for (const url of urls) await cache.isAllowed(url);
 const after = measure();
-const perOrigin = (after.heap - before.heap + after.buffers - before.buffers + after.wasm - before.wasm) / origins;
+// JS memory: each origin's own (its body, its compiled rules' canonical bytes, the objects around them).
+// WebAssembly memory: the resident copies of compiled rules, a cache bounded for all origins together.
+const perOrigin = (after.heap - before.heap + after.buffers - before.buffers) / origins;
+const residentPerOrigin = (after.wasm - before.wasm) / origins;
 const stats = typeof cache.stats === 'function' ? cache.stats() : { bytesHeld: Number.NaN };
 cache.dispose();
 for (const server of servers) server.close();
-console.log(JSON.stringify({ shape, bodyBytes: body.length, origins, perOrigin: Math.round(perOrigin), bytesHeldPerOrigin: Math.round(stats.bytesHeld / origins) }));
+console.log(
+  JSON.stringify({
+    shape,
+    bodyBytes: body.length,
+    origins,
+    perOrigin: Math.round(perOrigin),
+    residentPerOrigin: Math.round(residentPerOrigin),
+    bytesHeldPerOrigin: Math.round(stats.bytesHeld / origins),
+  }),
+);
