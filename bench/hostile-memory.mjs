@@ -126,7 +126,7 @@ function fragmentation() {
 
 console.log(`## Hostile files: parsing and memory (${dist})\n`);
 console.log(`Parse time per line kind (fastest of 15 runs):\n\n${parseTimes()}\n`);
-console.log(`Memory per cached origin (RobotsCache, JS heap + WebAssembly):\n\n${cacheMemory()}\n`);
+console.log(`Memory per cached origin (RobotsCache; JS heap and buffers, with the resident WebAssembly copies apart):\n\n${cacheMemory()}\n`);
 console.log(`${bigUrl()}\n`);
 if (!process.argv.includes('--skip-loop')) console.log(`Rules nobody disposes, in a synchronous loop:\n\n${forgottenDispose()}\n`);
 console.log(`Allocator under fragmentation:\n\n${fragmentation()}\n`);

@@ -16,6 +16,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { cpus } from 'node:os';
+import { mulberry32 as random } from './workloads.mjs';
 
 const DIST = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 if (!existsSync(DIST)) {
@@ -73,20 +74,6 @@ function token(i) {
   return `x${i.toString(36).padStart(3, '0')}-`;
 }
 
-/**
- * A fixed-seed generator (mulberry32), so every run builds the same files.
- * @param {number} seed
- */
-function random(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** @type {Shape[]} */
 const SHAPES = [

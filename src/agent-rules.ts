@@ -119,7 +119,7 @@ export class AgentRules {
 
   /**
    * May this agent fetch `url`? A string is an absolute URL or a path with query (`/a/b?c`), read the way
-   * Google's reference reads it: any string is accepted, and one with no path (`""`, `"example.com"`) is
+   * Google's reference reads it. Every string is accepted; one with no path (`""`, `"example.com"`) is
    * asked as `/`. A URL object is decided on its `pathname + search` as they stand: the path a fetch of
    * it requests.
    *

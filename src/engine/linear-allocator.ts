@@ -32,7 +32,7 @@ const SUB_BINS = 1 << SUB_BIN_BITS;
 const EXACT_UNITS = 2 * SUB_BINS;
 const BIN_COUNT = binOf(MAX_MEMORY_BYTES / ALIGNMENT) + 1;
 /**
- * How many blocks of a request's own bin are tried when no bigger bin has any (its blocks may be smaller
+ * How many blocks of a request's own bin are tried when no bigger bin holds a block (its blocks may be smaller
  * than the request). Bounded so that a bin full of slightly-too-small holes costs a fixed amount of work;
  * past it the request is served from the top of the heap.
  */
