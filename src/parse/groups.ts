@@ -43,12 +43,25 @@ function keyIs(raw: Uint8Array, key: string): boolean {
 /** Diagnostics kept per file. */
 const MAX_DIAGNOSTICS = 1000;
 
-const GROUP_DIRECTIVES = ['crawl-delay', 'request-rate', 'visit-time'] as const;
-type GroupDirective = (typeof GROUP_DIRECTIVES)[number];
+/** The extensions that belong to a group (the first valid value of each counts). */
+type GroupDirective = 'crawl-delay' | 'request-rate' | 'visit-time';
 
-/** The group directive `raw` names, if any. */
-function groupDirectiveNamed(raw: Uint8Array): GroupDirective | undefined {
-  return GROUP_DIRECTIVES.find((key) => keyIs(raw, key));
+type ExtensionKey = GroupDirective | 'host' | 'clean-param';
+
+/** The extension `raw` names, if any: by its length first, so that most keys cost one comparison. */
+function extensionNamed(raw: Uint8Array): ExtensionKey | undefined {
+  switch (raw.length) {
+    case 4:
+      return keyIs(raw, 'host') ? 'host' : undefined;
+    case 10:
+      return keyIs(raw, 'visit-time') ? 'visit-time' : undefined;
+    case 11:
+      return keyIs(raw, 'crawl-delay') ? 'crawl-delay' : keyIs(raw, 'clean-param') ? 'clean-param' : undefined;
+    case 12:
+      return keyIs(raw, 'request-rate') ? 'request-rate' : undefined;
+    default:
+      return undefined;
+  }
 }
 
 class GroupBuilder implements RecordHandler {
@@ -112,11 +125,11 @@ class GroupBuilder implements RecordHandler {
   other(line: number, rawKey: Uint8Array, raw: Uint8Array): void {
     // Most such lines are junk (HTML served as robots.txt): the key is compared as bytes, and the value
     // decoded only for a known one.
-    const groupDirective = groupDirectiveNamed(rawKey);
-    if (groupDirective !== undefined) this.groupDirective(line, groupDirective, raw);
-    else if (keyIs(rawKey, 'host')) this.hostDirective(line, raw);
-    else if (keyIs(rawKey, 'clean-param')) this.cleanParamDirective(line, decodeUtf8(raw));
-    else this.unknownDirective(line, rawKey);
+    const key = extensionNamed(rawKey);
+    if (key === undefined) this.unknownDirective(line, rawKey);
+    else if (key === 'host') this.hostDirective(line, raw);
+    else if (key === 'clean-param') this.cleanParamDirective(line, decodeUtf8(raw));
+    else this.groupDirective(line, key, raw);
   }
 
   private unknownDirective(line: number, rawKey: Uint8Array): void {
