@@ -72,7 +72,7 @@ function cacheMemory() {
     return `| ${shape} | ${bodyBytes} B | ${perOrigin} B | ${(perOrigin / bodyBytes).toFixed(2)}× | ${resident} |`;
   });
   return [
-    '| 500 KB file of | body | per cached origin | ratio | resident in WebAssembly (a cache bounded for all origins) |',
+    '| 500 KB file of | body | per cached origin, JS | ratio | its rules resident in WebAssembly (at most 64 MiB for all origins) |',
     '| --- | --- | --- | --- | --- |',
     ...rows,
   ].join('\n');
@@ -126,7 +126,7 @@ function fragmentation() {
 
 console.log(`## Hostile files: parsing and memory (${dist})\n`);
 console.log(`Parse time per line kind (fastest of 15 runs):\n\n${parseTimes()}\n`);
-console.log(`Memory per cached origin (RobotsCache; JS heap and buffers, with the resident WebAssembly copies apart):\n\n${cacheMemory()}\n`);
+console.log(`Memory per cached origin (RobotsCache; JS heap and buffers, and apart the compiled rules resident in WebAssembly):\n\n${cacheMemory()}\n`);
 console.log(`${bigUrl()}\n`);
 if (!process.argv.includes('--skip-loop')) console.log(`Rules nobody disposes, in a synchronous loop:\n\n${forgottenDispose()}\n`);
 console.log(`Allocator under fragmentation:\n\n${fragmentation()}\n`);

@@ -21,17 +21,24 @@ const ALLOW = 0x8000_0000;
 const DERIVED = 0x4000_0000;
 const LINE = 0x3fff_ffff;
 
-/** The span of one buffer all `rules` are views of, or undefined when they are not. */
+/**
+ * The span of one buffer all `rules` are views of, when it is mostly their patterns (at most half again
+ * as long as they are together); else undefined, and the patterns are copied rather than keep the rest
+ * of the span (comments, sitemaps, other agents' rules) alive.
+ */
 function sharedSpan(rules: readonly CompiledRule[]): Uint8Array | undefined {
   const buffer = rules[0]?.written.buffer;
   let start = Infinity;
   let end = 0;
+  let total = 0;
   for (const { written } of rules) {
     if (written.buffer !== buffer) return undefined;
     start = Math.min(start, written.byteOffset);
     end = Math.max(end, written.byteOffset + written.length);
+    total += written.length;
   }
-  return buffer === undefined ? undefined : new Uint8Array(buffer, start, end - start);
+  if (buffer === undefined || end - start > total * 1.5) return undefined;
+  return new Uint8Array(buffer, start, end - start);
 }
 
 export class RuleTable {

@@ -10,11 +10,11 @@
  * before the call returns: one 10 MB URL must not keep hundreds of megabytes counted as in use for the
  * life of the process. (Linear memory itself cannot shrink: the pages it grew by stay, free for reuse.)
  *
- * A compiled ruleset's bytes are owned by its JS object (garbage collection alone reclaims them), and
- * linear memory is a bounded cache of resident copies: at most RESIDENT_BUDGET bytes of rulesets stay
- * there, the least recently used going first (a clock), and an evicted ruleset is copied in again on its
- * next check. So rules nobody disposed cannot fill linear memory, even in a synchronous loop where no
- * FinalizationRegistry callback can run; dispose() just gives their place back sooner.
+ * Linear memory holds at most RESIDENT_BUDGET bytes of compiled rulesets; beyond, the least recently used
+ * is evicted (a clock): its bytes are copied out into a JS buffer its object owns, and copied in again on
+ * its next check. So rules nobody disposed cannot fill linear memory, even in a synchronous loop where no
+ * FinalizationRegistry callback can run (garbage collection reclaims the evicted ones' buffers), and
+ * dispose() just gives a ruleset's place back sooner.
  */
 import { automatonWorkNeeds, checkBytecode } from '../compile/bytecode.js';
 import type { RecordHandler } from '../parse/records.js';
@@ -42,15 +42,24 @@ const BATCH_URLS = 4096;
 /** Bytes of compiled rulesets kept resident in linear memory; beyond, the least recently used go. */
 export const RESIDENT_BUDGET = 64 * 1024 * 1024;
 
-/** A ruleset's copy in linear memory. */
+/** A ruleset's place in linear memory, where its bytes live while it is resident. */
 interface Residency {
   readonly pointer: number;
   readonly bytes: number;
   /** The ruleset's cell, emptied when the copy is evicted. */
   readonly cell: RulesetCell;
+  /**
+   * The ruleset, to hand its bytes back to when it is evicted: held weakly where the runtime can, so that a
+   * ruleset nobody references is collected (and a FinalizationRegistry frees its place) without waiting for
+   * the budget to evict it.
+   */
+  readonly owner: { deref(): WasmRuleset | undefined };
   /** Set by every check, cleared by the clock hand: a used ruleset gets another round before eviction. */
   used: boolean;
 }
+
+const holdWeakly: (ruleset: WasmRuleset) => { deref(): WasmRuleset | undefined } =
+  typeof WeakRef === 'function' ? (ruleset) => new WeakRef(ruleset) : (ruleset) => ({ deref: () => ruleset });
 
 /**
  * What a ruleset and the backend share: its resident copy, if any. The FinalizationRegistry holds only
@@ -153,18 +162,14 @@ export class WasmBackend implements MatcherBackend {
     checkBytecode(bytecode);
     const ruleset = new WasmRuleset(this, bytecode);
     // Resident at once, so that a failed allocation shows at compile time and memory in use is counted.
-    this.resident(ruleset.cell, bytecode);
+    ruleset.pointer();
     unreferenced?.register(ruleset, { backend: this, cell: ruleset.cell });
     return ruleset;
   }
 
-  /** The resident copy of a ruleset, made (evicting others beyond the budget) when it has none. */
-  resident(cell: RulesetCell, bytecode: Uint8Array): number {
-    const held = cell.residency;
-    if (held !== undefined) {
-      held.used = true;
-      return held.pointer;
-    }
+  /** @internal Makes `ruleset` resident (evicting others beyond the budget) with `bytecode`, its bytes. */
+  resident(ruleset: WasmRuleset, bytecode: Uint8Array): number {
+    const cell = ruleset.cell;
     this.evictFor(bytecode.byteLength);
     const pointer = this.allocator.allocate(bytecode.byteLength, 'a compiled ruleset');
     // The ruleset first, then the work area: if the work area cannot grow, the ruleset is given back and
@@ -177,18 +182,22 @@ export class WasmBackend implements MatcherBackend {
     }
     this.bytes.set(bytecode, pointer);
     if (automatonWorkNeeds(bytecode) !== undefined) this.automatonRulesets.add(pointer);
-    const residency: Residency = { pointer, bytes: bytecode.byteLength, cell, used: true };
+    const residency: Residency = { pointer, bytes: bytecode.byteLength, cell, owner: holdWeakly(ruleset), used: true };
     cell.residency = residency;
     this.residents.add(residency);
     this.residentBytes += residency.bytes;
     return pointer;
   }
 
-  /** @internal Gives a ruleset's place in linear memory back (disposal, eviction, garbage collection). */
-  evict(cell: RulesetCell): void {
+  /**
+   * @internal Gives a ruleset's place in linear memory back: on disposal and garbage collection, or (with
+   * `keepBytes`) to make room, when its bytes are first copied back to the ruleset, if it is still alive.
+   */
+  evict(cell: RulesetCell, keepBytes = false): void {
     const residency = cell.residency;
     if (residency === undefined) return;
     cell.residency = undefined;
+    if (keepBytes) residency.owner.deref()?.swapOut(this.bytes.slice(residency.pointer, residency.pointer + residency.bytes));
     this.residents.delete(residency);
     this.residentBytes -= residency.bytes;
     this.allocator.release(residency.pointer);
@@ -208,7 +217,7 @@ export class WasmBackend implements MatcherBackend {
           this.residents.delete(residency);
           this.residents.add(residency);
         } else {
-          this.evict(residency.cell);
+          this.evict(residency.cell, true);
         }
         break;
       }
@@ -390,30 +399,42 @@ function checkLive(ruleset: number): void {
 }
 
 /**
- * One compiled ruleset: its bytes (owned here, so garbage collection reclaims them) and its resident copy
- * in the backend's linear memory, made again on demand after an eviction. A small object, no closures.
+ * One compiled ruleset. Its bytes live in one place at a time: in the backend's linear memory while it is
+ * resident, in a JS buffer of its own (`swapped`) after an eviction, copied in again on its next check. So
+ * garbage collection alone reclaims a ruleset nobody disposed, whichever place its bytes are in. A small
+ * object, no closures.
  */
 class WasmRuleset implements LoadedRuleset {
   readonly cell: RulesetCell = { residency: undefined };
-  private bytecode: Uint8Array | undefined;
+  private swapped: Uint8Array | undefined;
+  private freed = false;
   readonly byteLength: number;
 
   constructor(
     private readonly backend: WasmBackend,
     bytecode: Uint8Array,
   ) {
-    this.bytecode = bytecode;
+    this.swapped = bytecode;
     this.byteLength = bytecode.byteLength;
   }
 
-  /** The resident copy's address (made when evicted), or 0 once freed. */
-  private pointer(): number {
+  /** The resident copy's address (copied in again when evicted), or 0 once freed. */
+  pointer(): number {
     const residency = this.cell.residency;
     if (residency !== undefined) {
       residency.used = true;
       return residency.pointer;
     }
-    return this.bytecode === undefined ? 0 : this.backend.resident(this.cell, this.bytecode);
+    const bytecode = this.swapped;
+    if (bytecode === undefined) return 0;
+    const pointer = this.backend.resident(this, bytecode);
+    this.swapped = undefined;
+    return pointer;
+  }
+
+  /** @internal The backend evicted this ruleset: its bytes, copied out of linear memory. */
+  swapOut(bytes: Uint8Array): void {
+    if (!this.freed) this.swapped = bytes;
   }
 
   decide(url: string): number {
@@ -437,8 +458,9 @@ class WasmRuleset implements LoadedRuleset {
   }
 
   free(): void {
+    this.freed = true;
     this.backend.evict(this.cell);
-    this.bytecode = undefined;
+    this.swapped = undefined;
   }
 }
 

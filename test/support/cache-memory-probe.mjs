@@ -74,8 +74,9 @@ else cache.dispose(); // older builds: dispose() emptied the cache and kept it u
 const before = measure();
 for (const url of urls) await cache.isAllowed(url);
 const after = measure();
-// JS memory: each origin's own (its body, its compiled rules' canonical bytes, the objects around them).
-// WebAssembly memory: the resident copies of compiled rules, a cache bounded for all origins together.
+// JS memory: each origin's body, its rule table and the objects around them (and the bytes of compiled rules
+// evicted from WebAssembly memory). WebAssembly memory: the compiled rules that are resident, at most
+// RESIDENT_BUDGET for all origins together.
 const perOrigin = (after.heap - before.heap + after.buffers - before.buffers) / origins;
 const residentPerOrigin = (after.wasm - before.wasm) / origins;
 const stats = typeof cache.stats === 'function' ? cache.stats() : { bytesHeld: Number.NaN };
