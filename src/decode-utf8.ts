@@ -16,10 +16,10 @@ const SHORT_VALUE = 64;
 /** `bytes` as UTF-8 text, a leading U+FEFF kept; invalid sequences become U+FFFD. */
 export function decodeUtf8(bytes: Uint8Array): string {
   if (bytes.length <= SHORT_VALUE) {
-    let ascii = true;
-    for (let i = 0; i < bytes.length; i++) if ((bytes[i] as number) >= 0x80) ascii = false;
+    let i = 0;
+    while (i < bytes.length && (bytes[i] as number) < 0x80) i++;
     // ASCII decodes to itself: the same string, byte for byte, as the decoder would give.
-    if (ascii) return String.fromCharCode.apply(null, bytes as unknown as number[]);
+    if (i === bytes.length) return String.fromCharCode.apply(null, bytes as unknown as number[]);
   }
   return utf8.decode(bytes);
 }

@@ -306,7 +306,7 @@ export class RobotsCache {
   private readonly entries = new Map<string, Entry>();
   private readonly flights = new Map<string, Flight>();
   private disposed = false;
-  private counts = { hits: 0, fetches: 0, revalidations: 0, staleAnswers: 0, evictions: 0 };
+  private readonly counts = { hits: 0, fetches: 0, revalidations: 0, staleAnswers: 0, evictions: 0 };
 
   /**
    * Checks the options (TypeError or RangeError for a bad one) and makes an empty cache.
