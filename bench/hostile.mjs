@@ -148,6 +148,19 @@ const SHAPES = [
     body: fileOf((i) => (i % 2 === 0 ? `Disallow: /*c*${'a'.repeat(1 + i / 2)}` : `Allow: /*${'a'.repeat(1 + (i - 1) / 2)}*c`)),
     urls: (length) => [url(length, 'a'), `${url(length / 2, 'a')}c${url(length / 2, 'a').slice(1)}`, url(length, 'a', 'c')],
   },
+  (() => {
+    // Long pieces that share little: the automaton's trie gets a node per byte of them, its largest size
+    // against the rules' text.
+    const next = random(0x10b9);
+    const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
+    const piece = () => Array.from({ length: 200 }, () => alphabet[Math.floor(next() * alphabet.length)]).join('');
+    return {
+      name: 'long-pieces',
+      what: '`Disallow: /*p*x` with p 200 random characters of [a-z0-9], a distinct one per line',
+      body: fileOf(() => `Disallow: /*${piece()}*x`),
+      urls: (length) => [`/${Array.from({ length: length - 1 }, () => alphabet[Math.floor(next() * alphabet.length)]).join('')}`, url(length, 'a')],
+    };
+  })(),
   {
     name: 'many-stars',
     what: '`Disallow: /*a*a*…*a*b` with 1, 2, 3, … pieces of `a`',

@@ -2,12 +2,13 @@
 import { disposeKey } from './disposable.js';
 import { writeBytecode } from './compile/bytecode.js';
 import { RuleTable, type RuleInfo } from './compile/rule-table.js';
-import { compileRules } from './compile/rules.js';
+import { compileRules, type CompiledRule } from './compile/rules.js';
 import type { LoadedRuleset, MatcherBackend } from './engine/backend.js';
 import type { RequestRate, VisitTime } from './parse/group-directives.js';
 import type { Group, RuleLine } from './parse/model.js';
 import type { Selection } from './parse/select.js';
 import type { Profile } from './profile.js';
+import { weakRef, type WeakHold } from './weak-ref.js';
 import { isUrlObject, type URLInput } from './web-types.js';
 
 /** Why a URL is allowed or not. */
@@ -33,6 +34,11 @@ export class RulesDisposedError extends Error {
 /** The rules of the selected groups in line order (each group's are in order already). */
 function mergedRules(groups: readonly Group[]): readonly RuleLine[] {
   return groups.length === 1 ? (groups[0] as Group).rules : groups.flatMap((group) => group.rules).sort((a, b) => a.line - b.line);
+}
+
+/** The rules of `selection` in priority order: what the bytecode and the rule table are written from. */
+export function compileSelection(selection: Selection, profile: Profile): CompiledRule[] {
+  return compileRules(mergedRules(selection.groups), profile);
 }
 
 /** What `value` is, for an error message: `null`, `number`, `Array`, `Uint16Array`, … */
@@ -68,9 +74,13 @@ export class AgentRules {
   readonly visitTime: VisitTime | undefined;
   /**
    * What explain() and `rules` show, packed: the compiled rules keep no reference to the groups, so the
-   * parse tree (and the body its patterns are views of) can go once the rules are compiled.
+   * parse tree (and the body its patterns are views of) can go once the rules are compiled. Undefined
+   * once given up for a source (rebuildTableFrom).
    */
-  private readonly table: RuleTable;
+  private table: RuleTable | undefined;
+  /** Builds the table again, once it was given up; what it built is kept only while in use. */
+  private tableSource: (() => RuleTable) | undefined;
+  private tableInUse: WeakHold<RuleTable> | undefined;
   private ruleset: LoadedRuleset | undefined;
 
   /** @internal Use RobotsTxt.forAgent(). */
@@ -79,7 +89,7 @@ export class AgentRules {
     this.crawlDelay = selection.groups.find((group) => group.crawlDelay !== undefined)?.crawlDelay;
     this.requestRate = selection.groups.find((group) => group.requestRate !== undefined)?.requestRate;
     this.visitTime = selection.groups.find((group) => group.visitTime !== undefined)?.visitTime;
-    const compiled = compileRules(mergedRules(selection.groups), profile);
+    const compiled = compileSelection(selection, profile);
     this.table = new RuleTable(compiled);
     const bytecode = writeBytecode(compiled, {
       normalizeUrl: profile.normalizeUrls,
@@ -91,7 +101,28 @@ export class AgentRules {
 
   /** The compiled rules in the order they are tried (the first match decides). */
   get rules(): readonly RuleInfo[] {
-    return Array.from({ length: this.table.length }, (_, index) => this.table.describe(index));
+    const table = this.ruleTable();
+    return Array.from({ length: table.length }, (_, index) => table.describe(index));
+  }
+
+  /**
+   * @internal For RobotsCache, which keeps the body: gives the table up, so that a cached origin holds its
+   * body and its bytecode only. `source` builds the same table again (the same file, the same agent) when
+   * explain() or `rules` needs it.
+   */
+  rebuildTableFrom(source: () => RuleTable): void {
+    this.table = undefined;
+    this.tableSource = source;
+  }
+
+  private ruleTable(): RuleTable {
+    if (this.table !== undefined) return this.table;
+    let table = this.tableInUse?.deref();
+    if (table === undefined) {
+      table = (this.tableSource as () => RuleTable)();
+      this.tableInUse = weakRef?.(table);
+    }
+    return table;
   }
 
   /** Bytes the compiled rules occupy in the matcher's memory. */
@@ -109,7 +140,7 @@ export class AgentRules {
 
   /** @internal bytesHeld, not counting what the rules share of `body` (RobotsCache keeps and counts the body). */
   bytesHeldBesides(body: Uint8Array | undefined): number {
-    return this.live().byteLength + this.table.bytesHeldBesides(body?.buffer);
+    return this.live().byteLength + (this.table?.bytesHeldBesides(body?.buffer) ?? 0);
   }
 
   /** Whether the rules were disposed. */
@@ -153,7 +184,7 @@ export class AgentRules {
       index = this.live().decidePath(path);
     }
     if (index < 0) return { allowed: true, line: 0 };
-    const { kind, pattern, line } = this.table.describe(index);
+    const { kind, pattern, line } = this.ruleTable().describe(index);
     return { allowed: kind === 'allow', line, rule: { kind, pattern } };
   }
 

@@ -1,12 +1,13 @@
 /** A parsed robots.txt file: its groups, its file-wide directives, and compiled rules per agent. */
 import { disposeKey } from './disposable.js';
-import { AgentRules } from './agent-rules.js';
+import { AgentRules, compileSelection } from './agent-rules.js';
+import { RuleTable } from './compile/rule-table.js';
 import { limitBody } from './body.js';
 import { currentBackend, currentRecordReader } from './engine/active-backend.js';
 import { cleanUrl, type CleanParam } from './parse/clean-param.js';
 import { parseRobotsBody } from './parse/groups.js';
 import type { Diagnostic, Group, ParsedRobots } from './parse/model.js';
-import { selectGroups } from './parse/select.js';
+import { selectGroups, type Selection } from './parse/select.js';
 import { profileNamed, type Profile, type ProfileName } from './profile.js';
 import type { URLInput } from './web-types.js';
 
@@ -77,10 +78,19 @@ export class RobotsTxt {
     const key = this.profileRules.agentKey(agent) ?? NO_NAMED_GROUP;
     const cached = this.compiled.get(key);
     if (cached !== undefined && !cached.disposed) return cached;
-    const selection = selectGroups(this.groups, key === NO_NAMED_GROUP ? undefined : key);
-    const rules = new AgentRules(selection, this.profileRules, currentBackend());
+    const rules = new AgentRules(this.selectionFor(key), this.profileRules, currentBackend());
     this.compiled.set(key, rules);
     return rules;
+  }
+
+  /** @internal What forAgent(agent)'s rules show in explain(), built without compiling them (RobotsCache). */
+  ruleTableFor(agent: string): RuleTable {
+    const key = this.profileRules.agentKey(agent) ?? NO_NAMED_GROUP;
+    return new RuleTable(compileSelection(this.selectionFor(key), this.profileRules));
+  }
+
+  private selectionFor(key: string): Selection {
+    return selectGroups(this.groups, key === NO_NAMED_GROUP ? undefined : key);
   }
 
   /**

@@ -17,11 +17,12 @@ const latin1 = new TextDecoder('latin1');
 /** Every call a reader makes, as text, so that two readers can be compared with one toEqual. */
 function recordsOf(read: (body: Uint8Array, handler: RecordHandler) => void, body: Uint8Array): string[] {
   const calls: string[] = [];
+  const text = (start: number, end: number): string => latin1.decode(body.subarray(start, end));
   read(body, {
-    userAgent: (line, value) => void calls.push(`${line} user-agent ${latin1.decode(value)}`),
-    rule: (line, allow, pattern) => void calls.push(`${line} ${allow ? 'allow' : 'disallow'} ${latin1.decode(pattern)}`),
-    sitemap: (line, value) => void calls.push(`${line} sitemap ${latin1.decode(value)}`),
-    other: (line, key, value) => void calls.push(`${line} other ${latin1.decode(key)}=${latin1.decode(value)}`),
+    userAgent: (line, start, end) => void calls.push(`${line} user-agent ${text(start, end)}`),
+    rule: (line, allow, start, end) => void calls.push(`${line} ${allow ? 'allow' : 'disallow'} ${text(start, end)}`),
+    sitemap: (line, start, end) => void calls.push(`${line} sitemap ${text(start, end)}`),
+    other: (line, keyStart, keyEnd, start, end) => void calls.push(`${line} other ${text(keyStart, keyEnd)}=${text(start, end)}`),
     malformed: (line) => void calls.push(`${line} malformed`),
     lineCut: (line) => void calls.push(`${line} cut`),
   });

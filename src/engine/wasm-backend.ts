@@ -21,6 +21,7 @@ import type { RecordHandler } from '../parse/records.js';
 import type { LoadedRuleset, MatcherBackend } from './backend.js';
 import { LinearAllocator } from './linear-allocator.js';
 import { isLexerExports, WasmLexer, type LexerExports } from './wasm-lexer.js';
+import { weakRef, type WeakHold } from '../weak-ref.js';
 
 interface MatcherExports extends LexerExports {
   readonly memory: WebAssembly.Memory;
@@ -53,13 +54,12 @@ interface Residency {
    * ruleset nobody references is collected (and a FinalizationRegistry frees its place) without waiting for
    * the budget to evict it.
    */
-  readonly owner: { deref(): WasmRuleset | undefined };
+  readonly owner: WeakHold<WasmRuleset>;
   /** Set by every check, cleared by the clock hand: a used ruleset gets another round before eviction. */
   used: boolean;
 }
 
-const holdWeakly: (ruleset: WasmRuleset) => { deref(): WasmRuleset | undefined } =
-  typeof WeakRef === 'function' ? (ruleset) => new WeakRef(ruleset) : (ruleset) => ({ deref: () => ruleset });
+const holdWeakly = (ruleset: WasmRuleset): WeakHold<WasmRuleset> => weakRef?.(ruleset) ?? { deref: () => ruleset };
 
 /**
  * What a ruleset and the backend share: its resident copy, if any. The FinalizationRegistry holds only

@@ -1,6 +1,6 @@
 /**
  * The WebAssembly lexer (assembly/lexer.ts) as a RecordReader: the body is copied into linear memory,
- * lexed in chunks of records, and each record is handed to the RecordHandler as views of the caller's
+ * lexed in chunks of records, and each record is handed to the RecordHandler as positions in the caller's
  * own bytes, exactly as src/parse/records.ts (the reference) would hand them.
  */
 import type { RecordHandler } from '../parse/records.js';
@@ -61,7 +61,7 @@ export class WasmLexer {
         finished = this.exports.lexFinished() === 1;
         // Handlers may compile and so grow memory: read the records before handing any on.
         const records = this.words().slice(this.recordsPointer >>> 2, (this.recordsPointer >>> 2) + count * RECORD_WORDS);
-        for (let i = 0; i < records.length; i += RECORD_WORDS) dispatch(body, records, i, handler);
+        for (let i = 0; i < records.length; i += RECORD_WORDS) dispatch(records, i, handler);
       }
     } finally {
       this.allocator.release(pointer);
@@ -69,25 +69,24 @@ export class WasmLexer {
   }
 }
 
-function dispatch(body: Uint8Array, records: Uint32Array, i: number, handler: RecordHandler): void {
+function dispatch(records: Uint32Array, i: number, handler: RecordHandler): void {
   const line = records[i] as number;
-  const keyStart = records[i + 1] as number;
-  const keyEnd = records[i + 2] as number;
-  const value = body.subarray(records[i + 3], records[i + 4]);
+  const start = records[i + 3] as number;
+  const end = records[i + 4] as number;
   const info = records[i + 5] as number;
   if (info & CUT_FLAG) handler.lineCut(line);
   switch (info & 0xff) {
     case 0:
       return handler.malformed(line);
     case 1:
-      return handler.userAgent(line, value);
+      return handler.userAgent(line, start, end);
     case 2:
-      return handler.rule(line, true, value);
+      return handler.rule(line, true, start, end);
     case 3:
-      return handler.rule(line, false, value);
+      return handler.rule(line, false, start, end);
     case 4:
-      return handler.sitemap(line, value);
+      return handler.sitemap(line, start, end);
     case 5:
-      return handler.other(line, body.subarray(keyStart, keyEnd), value);
+      return handler.other(line, records[i + 1] as number, records[i + 2] as number, start, end);
   }
 }

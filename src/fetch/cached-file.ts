@@ -8,27 +8,29 @@
 import type { AgentRules } from '../agent-rules.js';
 import type { ProfileName } from '../profile.js';
 import { parseFetchedRobotsTxt, type RobotsTxt } from '../robots-txt.js';
+import { weakRef, type WeakHold } from '../weak-ref.js';
 
-/** WeakRef where the runtime has it (ES2021); without it, every get() parses again. */
-const weakRef: (<T extends object>(target: T) => { deref(): T | undefined }) | undefined =
-  typeof WeakRef === 'function' ? (target) => new WeakRef(target) : undefined;
 
 export class CachedFile {
-  private parsed: { deref(): RobotsTxt | undefined } | undefined;
+  /** The parse, while someone uses it; without WeakRef, every get() parses again. */
+  private parsed: WeakHold<RobotsTxt> | undefined;
   /** Bytes held for this file: its body and its compiled rules (a parse in use is the user's). */
   readonly bytesHeld: number;
 
   /**
    * `body` is what the fetch read (the first maxBytes bytes, and the one after them when there were more),
-   * `parsed` its parse, which compiled `rules`.
+   * `parsed` its parse, which compiled `rules` for `agent`.
    */
   constructor(
     private readonly body: Uint8Array,
     private readonly parse: { readonly profile: ProfileName; readonly maxBytes: number; readonly bytesIgnored: number | undefined },
     parsed: RobotsTxt,
+    agent: string,
     readonly rules: AgentRules,
   ) {
     this.parsed = weakRef?.(parsed);
+    // explain() is rare next to isAllowed(): its table is parsed again from the body when asked for.
+    rules.rebuildTableFrom(() => this.robots().ruleTableFor(agent));
     this.bytesHeld = body.byteLength + rules.bytesHeldBesides(body);
   }
 

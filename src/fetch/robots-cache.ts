@@ -624,7 +624,7 @@ export class RobotsCache {
   /** The file of a 2xx: its bytes and the rules compiled for the cache's agent, without the parse tree. */
   private keepFile(result: RobotsFetchRules, body: Uint8Array | undefined): CachedFile {
     const parse = { profile: this.options.profile, maxBytes: this.options.maxBytes, bytesIgnored: result.bytesIgnored };
-    return new CachedFile(body ?? new Uint8Array(0), parse, result.robots, result.robots.forAgent(this.agent));
+    return new CachedFile(body ?? new Uint8Array(0), parse, result.robots, this.agent, result.robots.forAgent(this.agent));
   }
 
   /** Stores `entry` as the most recently used, replacing the origin's previous one. */

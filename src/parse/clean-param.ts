@@ -17,12 +17,15 @@ export interface CleanParam {
 const MAX_VALUE_LENGTH = 500;
 // Yandex: the prefix may "only use the characters A-Za-z0-9.-/*_".
 const PATH_PREFIX = /^[A-Za-z0-9.\-/*_]*$/;
-const WHITESPACE = /[ \t]+/;
 // Names joined by `&`, none empty, each of printable ASCII as a raw query writes names, less `=` and
 // `#`: a name in a query never holds them, so a rule naming one could never apply. One expression for the
 // whole field (no backtracking: `&` cannot occur inside a name).
 const NAME_CHAR = "[!-\"$%'-<>-~]";
 const PARAM_FIELD = new RegExp(`^${NAME_CHAR}+(?:&${NAME_CHAR}+)*$`);
+
+function isSpaceOrTab(code: number): boolean {
+  return code === 0x20 || code === 0x09;
+}
 
 /**
  * Reads a `Clean-param` value; `undefined` when it is malformed (an empty parameter name, a prefix
@@ -34,17 +37,24 @@ const PARAM_FIELD = new RegExp(`^${NAME_CHAR}+(?:&${NAME_CHAR}+)*$`);
  */
 export function parseCleanParam(value: string, line: number): CleanParam | undefined {
   if (value.length === 0 || value.length > MAX_VALUE_LENGTH) return undefined;
-  const fields = value.split(WHITESPACE);
-  if (fields.length > 2) return undefined;
-  const [paramField = '', pathPrefix = ''] = fields;
+  let paramEnd = 0;
+  while (paramEnd < value.length && !isSpaceOrTab(value.charCodeAt(paramEnd))) paramEnd++;
+  let prefixStart = paramEnd;
+  while (prefixStart < value.length && isSpaceOrTab(value.charCodeAt(prefixStart))) prefixStart++;
+  let prefixEnd = prefixStart;
+  while (prefixEnd < value.length && !isSpaceOrTab(value.charCodeAt(prefixEnd))) prefixEnd++;
+  // A third field.
+  if (prefixEnd < value.length) return undefined;
+  const paramField = value.slice(0, paramEnd);
+  const pathPrefix = value.slice(prefixStart);
 
   // A prefix that does not start like a path could never match one, so it is a mistake, not a rule.
   if (pathPrefix !== '' && !(pathPrefix.startsWith('/') || pathPrefix.startsWith('*'))) return undefined;
   if (!PATH_PREFIX.test(pathPrefix)) return undefined;
 
   if (!PARAM_FIELD.test(paramField)) return undefined;
-  const names = paramField.split('&');
-  return { params: names.length === 1 ? names : [...new Set(names)], pathPrefix, line };
+  const params = paramField.includes('&') ? [...new Set(paramField.split('&'))] : [paramField];
+  return { params, pathPrefix, line };
 }
 
 /**

@@ -17,9 +17,28 @@ export interface VisitTime {
   readonly to: string;
 }
 
-// Plain decimals only: signs, exponents, units and commas are rejected rather than guessed at, because
-// `Number()` would silently accept forms ("1e3", "0x10", " 5") that no crawler documents.
-const DECIMAL = /^(?:\d+(?:\.\d*)?|\.\d+)$/;
+function isDigit(code: number): boolean {
+  return code >= 0x30 && code <= 0x39;
+}
+
+/**
+ * Whether the `length` characters that `codeAt` gives are a plain decimal (`10`, `0.5`, `5.`, `.5`): signs,
+ * exponents, units and commas are rejected rather than guessed at, because `Number()` would silently
+ * accept forms ("1e3", "0x10", " 5") that no crawler documents. Reads a string or a value's bytes alike,
+ * so that a group's repeated Crawl-delay lines are checked without being decoded.
+ */
+export function isPlainDecimal(length: number, codeAt: (index: number) => number): boolean {
+  let digits = 0;
+  let i = 0;
+  while (i < length && isDigit(codeAt(i))) i++;
+  digits += i;
+  if (i < length && codeAt(i) === 0x2e) {
+    const fraction = ++i;
+    while (i < length && isDigit(codeAt(i))) i++;
+    digits += i - fraction;
+  }
+  return i === length && digits > 0;
+}
 
 /**
  * Seconds to wait between fetches; fractional values are allowed, as Yandex documents.
@@ -28,7 +47,7 @@ const DECIMAL = /^(?:\d+(?:\.\d*)?|\.\d+)$/;
  * @example parseCrawlDelay('10s') // undefined
  */
 export function parseCrawlDelay(value: string): number | undefined {
-  if (!DECIMAL.test(value)) return undefined;
+  if (!isPlainDecimal(value.length, (i) => value.charCodeAt(i))) return undefined;
   const seconds = Number(value);
   // A long enough run of digits overflows to Infinity, which is no delay a crawler can honour.
   return Number.isFinite(seconds) ? seconds : undefined;

@@ -7,7 +7,7 @@
  */
 import { decodeUtf8 } from '../decode-utf8.js';
 import { parseCleanParam } from './clean-param.js';
-import { parseCrawlDelay, parseRequestRate, parseVisitTime } from './group-directives.js';
+import { isPlainDecimal, parseCrawlDelay, parseRequestRate, parseVisitTime } from './group-directives.js';
 import { parseHost } from './host.js';
 import type { Diagnostic, DiagnosticCode, Group, ParsedRobots } from './model.js';
 import { readRecords, type RecordHandler, type RecordReader } from './records.js';
@@ -30,11 +30,10 @@ function isGlobalAgent(raw: Uint8Array): boolean {
   return raw[0] === 0x2a && (next === undefined || next === 0x20 || (next >= 0x09 && next <= 0x0d));
 }
 
-/** Whether `raw` is `key` (lower-case ASCII) in any ASCII case; no other character folds to ASCII here. */
-function keyIs(raw: Uint8Array, key: string): boolean {
-  if (raw.length !== key.length) return false;
-  for (let i = 0; i < raw.length; i++) {
-    const byte = raw[i] as number;
+/** Whether body[start, start + key.length) is `key` (lower-case ASCII) in any ASCII case; no other character folds to ASCII here. */
+function keyIs(body: Uint8Array, start: number, key: string): boolean {
+  for (let i = 0; i < key.length; i++) {
+    const byte = body[start + i] as number;
     if ((byte >= 0x41 && byte <= 0x5a ? byte | 0x20 : byte) !== key.charCodeAt(i)) return false;
   }
   return true;
@@ -48,24 +47,36 @@ type GroupDirective = 'crawl-delay' | 'request-rate' | 'visit-time';
 
 type ExtensionKey = GroupDirective | 'host' | 'clean-param';
 
-/** The extension `raw` names, if any: by its length first, so that most keys cost one comparison. */
-function extensionNamed(raw: Uint8Array): ExtensionKey | undefined {
-  switch (raw.length) {
+/** The extension body[start, end) names, if any: by its length first, so that most keys cost one comparison. */
+function extensionNamed(body: Uint8Array, start: number, end: number): ExtensionKey | undefined {
+  switch (end - start) {
     case 4:
-      return keyIs(raw, 'host') ? 'host' : undefined;
+      return keyIs(body, start, 'host') ? 'host' : undefined;
     case 10:
-      return keyIs(raw, 'visit-time') ? 'visit-time' : undefined;
+      return keyIs(body, start, 'visit-time') ? 'visit-time' : undefined;
     case 11:
-      return keyIs(raw, 'crawl-delay') ? 'crawl-delay' : keyIs(raw, 'clean-param') ? 'clean-param' : undefined;
+      return keyIs(body, start, 'crawl-delay') ? 'crawl-delay' : keyIs(body, start, 'clean-param') ? 'clean-param' : undefined;
     case 12:
-      return keyIs(raw, 'request-rate') ? 'request-rate' : undefined;
+      return keyIs(body, start, 'request-rate') ? 'request-rate' : undefined;
     default:
       return undefined;
   }
 }
 
+/** A rule as the builder makes it: its pattern is set once the whole body is read (placePatterns). */
+interface PendingRule {
+  readonly line: number;
+  readonly allow: boolean;
+  pattern: Uint8Array;
+}
+
+const NO_PATTERN = new Uint8Array(0);
+
 class GroupBuilder implements RecordHandler {
   readonly groups: Group[] = [];
+  /** Every rule in file order, and where its pattern is in the body: [start, end] pairs. */
+  private readonly rules: PendingRule[] = [];
+  private readonly patternSpans: number[] = [];
   readonly sitemaps: string[] = [];
   /** The sitemaps seen, for the duplicate check: a list search would make many sitemaps quadratic. */
   private readonly sitemapsSeen = new Set<string>();
@@ -74,8 +85,10 @@ class GroupBuilder implements RecordHandler {
   host: string | undefined;
   private current: Group | undefined;
   private lastWasRule = false;
-  /** Bytes of all patterns: whether they are worth copying out of the body (packPatterns). */
-  patternBytes = 0;
+  /** Bytes of all patterns: whether they are worth copying out of the body (placePatterns). */
+  private patternBytes = 0;
+
+  constructor(private readonly body: Uint8Array) {}
 
   /** Whether diagnostics are still kept: past the cap, work that only produces them is skipped. */
   private get reporting(): boolean {
@@ -90,7 +103,8 @@ class GroupBuilder implements RecordHandler {
     }
   }
 
-  userAgent(line: number, raw: Uint8Array): void {
+  userAgent(line: number, start: number, end: number): void {
+    const raw = this.body.subarray(start, end);
     if (this.current === undefined || this.lastWasRule) {
       this.current = { agents: [], rules: [] };
       this.groups.push(this.current);
@@ -102,18 +116,21 @@ class GroupBuilder implements RecordHandler {
     this.current.agents.push({ line, value, token, global: isGlobalAgent(raw) });
   }
 
-  rule(line: number, allow: boolean, pattern: Uint8Array): void {
+  rule(line: number, allow: boolean, start: number, end: number): void {
     if (this.current === undefined) {
       this.report(line, 'outside-group', `${allow ? 'Allow' : 'Disallow'} before any User-agent line is ignored`);
       return;
     }
-    this.current.rules.push({ line, allow, pattern });
-    this.patternBytes += pattern.length;
+    const rule: PendingRule = { line, allow, pattern: NO_PATTERN };
+    this.current.rules.push(rule);
+    this.rules.push(rule);
+    this.patternSpans.push(start, end);
+    this.patternBytes += end - start;
     this.lastWasRule = true;
   }
 
-  sitemap(line: number, raw: Uint8Array): void {
-    const value = decodeUtf8(raw);
+  sitemap(line: number, start: number, end: number): void {
+    const value = decodeUtf8(this.body.subarray(start, end));
     if (!URL.canParse(value)) {
       this.report(line, 'invalid-value', `Sitemap must be an absolute URL, got "${value}"`);
     } else if (!this.sitemapsSeen.has(value)) {
@@ -122,19 +139,19 @@ class GroupBuilder implements RecordHandler {
     }
   }
 
-  other(line: number, rawKey: Uint8Array, raw: Uint8Array): void {
+  other(line: number, keyStart: number, keyEnd: number, start: number, end: number): void {
     // Most such lines are junk (HTML served as robots.txt): the key is compared as bytes, and the value
     // decoded only for a known one.
-    const key = extensionNamed(rawKey);
-    if (key === undefined) this.unknownDirective(line, rawKey);
-    else if (key === 'host') this.hostDirective(line, raw);
-    else if (key === 'clean-param') this.cleanParamDirective(line, decodeUtf8(raw));
-    else this.groupDirective(line, key, raw);
+    const key = extensionNamed(this.body, keyStart, keyEnd);
+    if (key === undefined) this.unknownDirective(line, keyStart, keyEnd);
+    else if (key === 'host') this.hostDirective(line, this.body.subarray(start, end));
+    else if (key === 'clean-param') this.cleanParamDirective(line, decodeUtf8(this.body.subarray(start, end)));
+    else this.groupDirective(line, key, this.body.subarray(start, end));
   }
 
-  private unknownDirective(line: number, rawKey: Uint8Array): void {
+  private unknownDirective(line: number, keyStart: number, keyEnd: number): void {
     if (!this.reporting) return;
-    this.report(line, 'unknown-directive', `unknown directive "${decodeUtf8(rawKey.subarray(0, 100))}" is ignored`);
+    this.report(line, 'unknown-directive', `unknown directive "${decodeUtf8(this.body.subarray(keyStart, Math.min(keyEnd, keyStart + 100)))}" is ignored`);
   }
 
   malformed(line: number): void {
@@ -154,6 +171,8 @@ class GroupBuilder implements RecordHandler {
     // The first valid value counts; past it, a line could only add a diagnostic.
     const field = key === 'crawl-delay' ? 'crawlDelay' : key === 'request-rate' ? 'requestRate' : 'visitTime';
     if (group[field] !== undefined && !this.reporting) return;
+    // A valid repeat changes nothing and reports nothing: checked on the bytes, without decoding.
+    if (key === 'crawl-delay' && group.crawlDelay !== undefined && isPlainDecimal(raw.length, (i) => raw[i] as number)) return;
     const value = decodeUtf8(raw);
     const invalid = (): void => this.report(line, 'invalid-value', `invalid ${key} "${value}"`);
     if (key === 'crawl-delay') {
@@ -186,6 +205,54 @@ class GroupBuilder implements RecordHandler {
     if (cleanParam === undefined) this.report(line, 'invalid-value', `invalid clean-param "${value}"`);
     else this.cleanParams.push(cleanParam);
   }
+
+  /**
+   * Gives every rule its pattern, once the body is read: views of the body when patterns are most of it;
+   * else copies, packed into one buffer of their own, so that a file that is mostly something else (an
+   * HTML page with one rule) is not kept alive by one rule. Short patterns that repeat (`/`, `/*`) share
+   * one copy: a file of thousands of tiny groups makes one.
+   */
+  placePatterns(): void {
+    const { body, rules, patternSpans: spans } = this;
+    if (this.patternBytes * 2 >= body.length) {
+      for (let i = 0; i < rules.length; i++) (rules[i] as PendingRule).pattern = body.subarray(spans[2 * i], spans[2 * i + 1]);
+      return;
+    }
+    const packed = new Uint8Array(this.patternBytes);
+    const shared = new Map<number, Uint8Array>();
+    let at = 0;
+    for (let i = 0; i < rules.length; i++) {
+      const rule = rules[i] as PendingRule;
+      const start = spans[2 * i] as number;
+      const end = spans[2 * i + 1] as number;
+      const key = end - start <= SHORT_PATTERN ? shortKey(body, start, end) : -1;
+      const known = key < 0 ? undefined : shared.get(key);
+      if (known !== undefined) {
+        rule.pattern = known;
+        continue;
+      }
+      // Most patterns are a few bytes: a loop copies them for less than a view to copy from would cost.
+      if (end - start <= SHORT_COPY) for (let k = start; k < end; k++) packed[at++] = body[k] as number;
+      else {
+        packed.set(body.subarray(start, end), at);
+        at += end - start;
+      }
+      rule.pattern = packed.subarray(at - (end - start), at);
+      if (key >= 0) shared.set(key, rule.pattern);
+    }
+  }
+}
+
+/** Patterns this short are told apart by shortKey and share one copy when they repeat. */
+const SHORT_PATTERN = 6;
+/** Patterns up to this long are copied byte by byte. */
+const SHORT_COPY = 32;
+
+/** A key that tells apart every pattern of up to SHORT_PATTERN bytes (their bytes and their length). */
+function shortKey(body: Uint8Array, start: number, end: number): number {
+  let key = end - start;
+  for (let i = start; i < end; i++) key = key * 256 + (body[i] as number);
+  return key;
 }
 
 /**
@@ -201,10 +268,12 @@ export function parseRobotsBody(
   endsMidLine: boolean,
   read: RecordReader = readRecords,
 ): ParsedRobots {
-  const builder = new GroupBuilder();
-  const complete = endsMidLine ? body.subarray(0, lastLineEnd(body) + 1) : body;
+  // A Node Buffer's subarray() is several times slower than a plain Uint8Array's.
+  const bytes = Object.getPrototypeOf(body) === Uint8Array.prototype ? body : new Uint8Array(body.buffer, body.byteOffset, body.length);
+  const complete = endsMidLine ? bytes.subarray(0, lastLineEnd(bytes) + 1) : bytes;
+  const builder = new GroupBuilder(complete);
   read(complete, builder);
-  if (builder.patternBytes * 2 < body.length) packPatterns(builder.groups, builder.patternBytes);
+  builder.placePatterns();
   const truncated = bytesIgnored !== 0;
   if (truncated) {
     const partial = endsMidLine ? `; the line it cut (${body.length - complete.length} bytes) was dropped` : '';
@@ -225,41 +294,6 @@ export function parseRobotsBody(
     bytesIgnored,
     truncated,
   };
-}
-
-/** A key that tells apart every pattern of up to 6 bytes (their bytes and their length), for sharing views. */
-function shortKey(pattern: Uint8Array): number {
-  let key = pattern.length;
-  for (let i = 0; i < pattern.length; i++) key = key * 256 + (pattern[i] as number);
-  return key;
-}
-
-const SHORT_PATTERN = 6;
-
-/**
- * Copies the patterns out of the body into one buffer of their own. A pattern is a view of the body, so
- * a file that is mostly something else (an HTML page with one rule) would otherwise keep all of it
- * alive for as long as one rule is kept; when the patterns are most of the body, the views are cheaper.
- * Short patterns that repeat (`/`, `/*`) share one view: a file of thousands of tiny groups makes one.
- */
-function packPatterns(groups: readonly Group[], patternBytes: number): void {
-  const packed = new Uint8Array(patternBytes);
-  const shared = new Map<number, Uint8Array>();
-  let at = 0;
-  for (const group of groups) {
-    for (const rule of group.rules as { pattern: Uint8Array }[]) {
-      const key = rule.pattern.length <= SHORT_PATTERN ? shortKey(rule.pattern) : -1;
-      const known = shared.get(key);
-      if (known !== undefined) {
-        rule.pattern = known;
-        continue;
-      }
-      packed.set(rule.pattern, at);
-      rule.pattern = packed.subarray(at, at + rule.pattern.length);
-      if (key >= 0) shared.set(key, rule.pattern);
-      at += rule.pattern.length;
-    }
-  }
 }
 
 /** Position of the last CR or LF in `body`, or -1. */

@@ -12,14 +12,19 @@
  */
 import { forEachLine } from './lines.js';
 
+/**
+ * Where each record's parts are: offsets into the body the reader was given (value = body[start, end)),
+ * not views of it, so that reading makes no object per line; a handler that keeps a value makes its own
+ * view or copy.
+ */
 export interface RecordHandler {
-  /** A user-agent line; `value` is the raw value (not yet cut to a product token). */
-  userAgent(line: number, value: Uint8Array): void;
-  /** An allow or disallow line; `pattern` is the raw value, possibly empty. */
-  rule(line: number, allow: boolean, pattern: Uint8Array): void;
-  sitemap(line: number, value: Uint8Array): void;
-  /** Any other key: extensions (crawl-delay, host, …) and unknown keys alike. */
-  other(line: number, key: Uint8Array, value: Uint8Array): void;
+  /** A user-agent line; its value is raw (not yet cut to a product token). */
+  userAgent(line: number, start: number, end: number): void;
+  /** An allow or disallow line; the pattern is raw, possibly empty. */
+  rule(line: number, allow: boolean, start: number, end: number): void;
+  sitemap(line: number, start: number, end: number): void;
+  /** Any other key, body[keyStart, keyEnd): extensions (crawl-delay, host, …) and unknown keys alike. */
+  other(line: number, keyStart: number, keyEnd: number, start: number, end: number): void;
   /** A non-blank line that is neither a comment nor a `key: value` record (kept for diagnostics). */
   malformed(line: number): void;
   /** A line longer than the line limit; its excess bytes were dropped. */
@@ -100,19 +105,17 @@ function readRecord(body: Uint8Array, line: number, start: number, end: number, 
   if (keyEnd === start) return handler.malformed(line);
   let valueStart = separator + 1;
   while (valueStart < end && isAsciiWhitespace(body[valueStart])) valueStart++;
-  const value = body.subarray(valueStart, end);
-
   switch (classifyKey(body, start, keyEnd)) {
     case 'user-agent':
-      return handler.userAgent(line, value);
+      return handler.userAgent(line, valueStart, end);
     case 'allow':
-      return handler.rule(line, true, value);
+      return handler.rule(line, true, valueStart, end);
     case 'disallow':
-      return handler.rule(line, false, value);
+      return handler.rule(line, false, valueStart, end);
     case 'sitemap':
-      return handler.sitemap(line, value);
+      return handler.sitemap(line, valueStart, end);
     case 'other':
-      return handler.other(line, body.subarray(start, keyEnd), value);
+      return handler.other(line, start, keyEnd, valueStart, end);
   }
 }
 
@@ -121,10 +124,8 @@ export type RecordReader = (body: Uint8Array, handler: RecordHandler) => void;
 
 /** Reads `body` and hands every record to `handler`, in file order. */
 export function readRecords(body: Uint8Array, handler: RecordHandler): void {
-  // A Node Buffer's subarray() is several times slower than a plain Uint8Array's.
-  const bytes = Object.getPrototypeOf(body) === Uint8Array.prototype ? body : new Uint8Array(body.buffer, body.byteOffset, body.length);
-  forEachLine(bytes, (line, start, end, cut) => {
+  forEachLine(body, (line, start, end, cut) => {
     if (cut) handler.lineCut(line);
-    readRecord(bytes, line, start, end, handler);
+    readRecord(body, line, start, end, handler);
   });
 }
