@@ -21,8 +21,8 @@ export interface ParseOptions {
 
 export const DEFAULT_MAX_BYTES = 512_000;
 
-/** The cache key for an agent whose name can match no group. */
-const NO_NAMED_GROUP = '\u0000';
+/** The compile every agent that no group names shares: the `*` groups' rules, or none. */
+const ANY_OTHER_AGENT = '\u0000';
 
 export class RobotsTxt {
   /** The profile the file was parsed with. */
@@ -48,7 +48,10 @@ export class RobotsTxt {
   /** Whether the body was longer than maxBytes, its end ignored. */
   readonly truncated: boolean;
   private readonly profileRules: Profile;
+  /** By the agent's key, or ANY_OTHER_AGENT: at most one per name the file has, plus one. */
   private readonly compiled = new Map<string, AgentRules>();
+  /** The agent names the groups have (lower case), built on first use. */
+  private namedAgents: ReadonlySet<string> | undefined;
 
   /** @internal Use parseRobotsTxt(). */
   constructor(parsed: ParsedRobots, profile: Profile) {
@@ -66,7 +69,9 @@ export class RobotsTxt {
 
   /**
    * The rules for one agent, compiled once: keep the result and ask it many times. Asking again for the
-   * same agent returns the same object (until it is disposed).
+   * same agent returns the same object (until it is disposed), and so does asking for any agent that no
+   * group names (they all get the `*` groups' rules): a server that compiles for whatever name a request
+   * gives compiles at most once per name the file has, plus once.
    *
    * @example
    * const robots = parseRobotsTxt('User-agent: *\nDisallow: /private/\n');
@@ -75,7 +80,7 @@ export class RobotsTxt {
    * robots.forAgent('ExampleBot') === rules; // true
    */
   forAgent(agent: string): AgentRules {
-    const key = this.profileRules.agentKey(agent) ?? NO_NAMED_GROUP;
+    const key = this.compileKey(agent);
     const cached = this.compiled.get(key);
     if (cached !== undefined && !cached.disposed) return cached;
     const rules = new AgentRules(this.selectionFor(key), this.profileRules, currentBackend());
@@ -85,12 +90,18 @@ export class RobotsTxt {
 
   /** @internal What forAgent(agent)'s rules show in explain(), built without compiling them (RobotsCache). */
   ruleTableFor(agent: string): RuleTable {
-    const key = this.profileRules.agentKey(agent) ?? NO_NAMED_GROUP;
-    return new RuleTable(compileSelection(this.selectionFor(key), this.profileRules));
+    return new RuleTable(compileSelection(this.selectionFor(this.compileKey(agent)), this.profileRules));
+  }
+
+  /** The agent's key when a group names it, else ANY_OTHER_AGENT (throws for a name the profile refuses). */
+  private compileKey(agent: string): string {
+    const key = this.profileRules.agentKey(agent);
+    this.namedAgents ??= new Set(this.groups.flatMap((group) => group.agents.filter((line) => !line.global).map((line) => line.token)));
+    return key !== undefined && this.namedAgents.has(key) ? key : ANY_OTHER_AGENT;
   }
 
   private selectionFor(key: string): Selection {
-    return selectGroups(this.groups, key === NO_NAMED_GROUP ? undefined : key);
+    return selectGroups(this.groups, key === ANY_OTHER_AGENT ? undefined : key);
   }
 
   /**

@@ -68,6 +68,20 @@ describe('compiled rules', () => {
     expect(robots.forAgent('ExampleBot')).not.toBe(robots.forAgent('OtherBot'));
   });
 
+  it('compiles once for every agent no group names: a server asked for any name compiles at most once per name in the file, plus once', () => {
+    const fresh = parseRobotsTxt(SITE);
+    const before = matcherInfo().wasmBytesInUse;
+    const shared = fresh.forAgent('OtherBot');
+    const grown = matcherInfo().wasmBytesInUse;
+    for (let i = 0; i < 2_000; i++) expect(fresh.forAgent(`Random${String.fromCharCode(97 + (i % 26))}${'x'.repeat(i % 50)}Bot`)).toBe(shared);
+    expect(matcherInfo().wasmBytesInUse).toBe(grown);
+    expect(grown).toBeGreaterThan(before);
+    expect(fresh.forAgent('examplebot')).not.toBe(shared);
+    expect(fresh.forAgent('examplebot').matched).toBe('agent');
+    fresh.dispose();
+    expect(matcherInfo().wasmBytesInUse).toBe(before);
+  });
+
   it('lists its rules in the order they are tried', () => {
     expect(robots.forAgent('OtherBot').rules).toEqual([
       { kind: 'allow', pattern: '/private/open', line: 3 },

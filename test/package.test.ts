@@ -38,6 +38,12 @@ describe('the built package', () => {
     checkEntry(require('../dist/index.cjs') as Entry);
   });
 
+  it('lists the Workers entry first, for the workerd and worker conditions, typed as the main entry', () => {
+    const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { exports: Record<string, Record<string, unknown>> };
+    const workers = { types: './dist/index.d.ts', default: './dist/worker.js' };
+    expect(Object.entries(manifest.exports['.'] ?? {}).slice(0, 2)).toEqual([['workerd', workers], ['worker', workers]]);
+  });
+
   it('resolves through the exports map', async () => {
     const entry = (await import('robotstxt-wasm')) as Entry;
     checkEntry(entry);
@@ -53,7 +59,7 @@ describe('what npm publishes', () => {
     // --ignore-scripts: listing must not rebuild dist/ under the feet of the other tests.
     const { stdout } = await execFileAsync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root });
     const files = (JSON.parse(stdout) as [{ files: { path: string }[] }])[0].files.map((file) => file.path);
-    expect(files).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'dist/index.js', 'dist/index.cjs', 'dist/index.d.ts', 'dist/index.d.cts']));
+    expect(files).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'dist/index.js', 'dist/index.cjs', 'dist/index.d.ts', 'dist/index.d.cts', 'dist/worker.js', 'dist/matcher.wasm']));
     expect(files.filter((path) => !/^(?:dist\/|LICENSE$|README\.md$|CHANGELOG\.md$|package\.json$)/.test(path))).toEqual([]);
   });
 

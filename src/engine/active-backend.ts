@@ -3,6 +3,9 @@
  * can run it, else the TypeScript executor. Chosen on first use, synchronously; where synchronous
  * compilation is refused (browsers' main threads refuse modules over 4 KB), init() compiles
  * asynchronously, and until it has, the TypeScript executor answers.
+ *
+ * Never silently: where the WebAssembly matcher cannot load, matcherInfo() says why, and one console.warn
+ * names the error once per process (a caller that chose the TypeScript executor is never warned).
  */
 import { readRecords, type RecordReader } from '../parse/records.js';
 import type { BackendKind, MatcherBackend } from './backend.js';
@@ -26,9 +29,28 @@ function loadWasm(): WasmBackend | undefined {
     const module = wasmSource instanceof WebAssembly.Module ? wasmSource : new WebAssembly.Module(wasmSource);
     wasmBackend = createWasmBackend(module);
   } catch (error) {
-    wasmFailure = error;
+    failed(error);
   }
   return wasmBackend;
+}
+
+let warned = false;
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
+
+/** Records why the WebAssembly matcher did not load, and says so once per process. */
+function failed(error: unknown): void {
+  wasmFailure = error;
+  if (warned) return;
+  warned = true;
+  console.warn(
+    `robotstxt-wasm: the WebAssembly matcher could not load (${messageOf(error)}); the TypeScript executor answers ` +
+      'instead, with the same verdicts, several times slower. In a browser\'s main thread, await init() before the ' +
+      'first parse; in Cloudflare Workers, import the package by its name so that the "workerd" export condition ' +
+      "picks its Workers entry. setMatcher('typescript') chooses the TypeScript executor without this warning.",
+  );
 }
 
 /**
@@ -46,7 +68,7 @@ export async function init(): Promise<BackendKind> {
       wasmBackend ??= new WasmBackend(await WebAssembly.instantiate(module, {}));
       wasmFailure = undefined;
     } catch (error) {
-      wasmFailure = error;
+      failed(error);
     }
   }
   return currentBackend().kind;
@@ -79,6 +101,16 @@ export interface MatcherInfo {
   readonly kind: BackendKind;
   /** 0 while WebAssembly is unused. */
   readonly wasmBytesInUse: number;
+  /** Why the TypeScript executor answers, when it does: chosen, or what kept WebAssembly from loading. */
+  readonly reason?: string;
+  /** The error that kept the WebAssembly matcher from loading, if one did. */
+  readonly error?: unknown;
+}
+
+function fallbackReason(): string {
+  if (preferred === 'typescript') return "chosen with setMatcher('typescript')";
+  if (wasmFailure !== undefined) return `the WebAssembly matcher could not load: ${messageOf(wasmFailure)}`;
+  return 'no WebAssembly matcher was provided: import the package by its name, not a file inside it';
 }
 
 /**
@@ -88,5 +120,8 @@ export interface MatcherInfo {
  * matcherInfo().wasmBytesInUse > 0; // true
  */
 export function matcherInfo(): MatcherInfo {
-  return { kind: currentBackend().kind, wasmBytesInUse: wasmBackend?.bytesInUse ?? 0 };
+  const kind = currentBackend().kind;
+  const wasmBytesInUse = wasmBackend?.bytesInUse ?? 0;
+  if (kind === 'wasm') return { kind, wasmBytesInUse };
+  return { kind, wasmBytesInUse, reason: fallbackReason(), ...(wasmFailure === undefined ? {} : { error: wasmFailure }) };
 }

@@ -10,6 +10,7 @@ import type { RobotsTxt } from '../robots-txt.js';
 import type { AbortSignalInput, AbortSignalShape, URLInput } from '../web-types.js';
 import { backoffAfter, CACHE_LIMITS, lifetimeOf, type LifetimeBounds } from './cache-policy.js';
 import { CachedFile } from './cached-file.js';
+import { Flight, requestsHaveOwnContexts, type Landing, type Waiter } from './flight.js';
 import { fetchRobotsAt, type FetchAttempt, type NotModified, type Validators } from './fetch-robots.js';
 import { checkDuration, checkWholeNumber, resolveFetchOptions, type FetchRobotsOptions, type ResolvedFetchOptions } from './options.js';
 import { locateUrl, type RobotsLocation } from './origin.js';
@@ -194,14 +195,10 @@ interface Entry {
   readonly refreshFailure: RefreshFailure | undefined;
 }
 
-interface Waiter {
-  settle(entry: Entry, from: RobotsSourceKind): void;
-  fail(error: unknown): void;
-}
-
-interface Flight {
-  readonly waiters: Set<Waiter>;
-  readonly cancel: AbortController;
+/** What a fetch in flight lands with: the origin's new entry, and where it came from. */
+interface Landed {
+  readonly entry: Entry;
+  readonly from: RobotsSourceKind;
 }
 
 type Reader<T> = (entry: Entry, url: URL, where: RobotsLocation, from: RobotsSourceKind) => T;
@@ -304,7 +301,9 @@ export class RobotsCache {
   private readonly now: () => number;
   /** In least-recently-used order: an entry is deleted and set again on each use. */
   private readonly entries = new Map<string, Entry>();
-  private readonly flights = new Map<string, Flight>();
+  private readonly flights = new Map<string, Flight<Landed>>();
+  /** Cloudflare Workers: callers in other requests' contexts watch a flight instead (src/fetch/flight.ts). */
+  private readonly requestsHaveOwnContexts = requestsHaveOwnContexts();
   private disposed = false;
   private readonly counts = { hits: 0, fetches: 0, revalidations: 0, staleAnswers: 0, evictions: 0 };
 
@@ -453,7 +452,7 @@ export class RobotsCache {
     const error = new RobotsCacheDisposedError();
     for (const flight of this.flights.values()) {
       flight.cancel.abort(error);
-      for (const waiter of flight.waiters) waiter.fail(error);
+      flight.land({ error });
     }
     this.flights.clear();
   }
@@ -500,68 +499,91 @@ export class RobotsCache {
       return Promise.reject(error);
     }
     return new Promise<T>((resolve, reject) => {
-      const flight = this.flights.get(where.origin) ?? this.launch(where);
       const onAbort = (): void => {
-        flight.waiters.delete(waiter);
+        waiter.done = true;
         reject(abortReason(signal as AbortSignalShape));
       };
-      const waiter: Waiter = {
-        settle: (settled, from) => {
+      const waiter: Waiter<Landed> = {
+        done: false,
+        land: (landing) => {
+          waiter.done = true;
           signal?.removeEventListener('abort', onAbort);
+          if ('error' in landing) return reject(landing.error);
+          const { entry, from } = landing.value;
+          if (from === 'stale') this.counts.staleAnswers++;
           try {
-            resolve(read(settled, url, where, from));
+            resolve(read(entry, url, where, from));
           } catch (error) {
             reject(error);
           }
         },
-        fail: (error) => {
-          signal?.removeEventListener('abort', onAbort);
-          reject(error);
-        },
       };
-      flight.waiters.add(waiter);
       signal?.addEventListener('abort', onAbort, { once: true });
+      this.await(where, waiter);
     });
   }
 
-  private launch(where: RobotsLocation): Flight {
-    const flight: Flight = { waiters: new Set(), cancel: new AbortController() };
+  /** Has `waiter` answered by the origin's flight, joined or launched. */
+  private await(where: RobotsLocation, waiter: Waiter<Landed>): void {
+    const joined = this.flights.get(where.origin);
+    if (joined === undefined) return this.launch(where).notify(waiter);
+    if (!this.requestsHaveOwnContexts) return joined.notify(waiter);
+    joined.watch(waiter, () => {
+      // Overdue: the request that launched it ended first and its fetch was cancelled. Fetch from here.
+      if (this.flights.get(where.origin) === joined) this.flights.delete(where.origin);
+      this.await(where, waiter);
+    });
+  }
+
+  private launch(where: RobotsLocation): Flight<Landed> {
+    // A fetch, and a second one when a 304 confirms a copy no longer held: two deadlines at most.
+    const flight = new Flight<Landed>(2 * this.options.timeoutMs);
     this.flights.set(where.origin, flight);
     void this.fly(where, flight);
     return flight;
   }
 
-  private async fly(where: RobotsLocation, flight: Flight): Promise<void> {
+  private async fly(where: RobotsLocation, flight: Flight<Landed>): Promise<void> {
+    let landing: Landing<Landed>;
+    try {
+      landing = { value: await this.fetchEntry(where, flight) };
+    } catch (error) {
+      landing = { error };
+    }
+    if (this.flights.get(where.origin) === flight) this.flights.delete(where.origin);
+    flight.land(landing);
+  }
+
+  /** Fetches the origin's robots.txt (conditionally, when its copy has validators) and stores the entry. */
+  private async fetchEntry(where: RobotsLocation, flight: Flight<Landed>): Promise<Landed> {
+    const held = this.entries.get(where.origin)?.copy;
+    const validators = this.revalidate && held !== undefined ? validatorsOf(held) : undefined;
+    this.counts.fetches++;
+    const attempt = await fetchRobotsAt(where, this.options, flight.cancel.signal, validators);
+    if (this.disposed) {
+      dropAttempt(attempt.result);
+      throw new RobotsCacheDisposedError();
+    }
+    const { result, body } = attempt;
     let entry: Entry;
     let from: RobotsSourceKind = 'network';
-    try {
-      const held = this.entries.get(where.origin)?.copy;
-      const validators = this.revalidate && held !== undefined ? validatorsOf(held) : undefined;
+    if (result.outcome !== 'not-modified') {
+      entry = this.store(where.origin, { result, body });
+    } else if (held !== undefined && this.entries.get(where.origin)?.copy === held) {
+      this.counts.revalidations++;
+      entry = this.renew(where.origin, held, result);
+      from = 'revalidated';
+    } else {
+      // The copy the 304 confirms was evicted or cleared meanwhile: fetch the file itself.
       this.counts.fetches++;
-      const attempt = await fetchRobotsAt(where, this.options, flight.cancel.signal, validators);
-      if (this.disposed) return dropAttempt(attempt.result);
-      const { result, body } = attempt;
-      if (result.outcome !== 'not-modified') {
-        entry = this.store(where.origin, { result, body });
-      } else if (held !== undefined && this.entries.get(where.origin)?.copy === held) {
-        this.counts.revalidations++;
-        entry = this.renew(where.origin, held, result);
-        from = 'revalidated';
-      } else {
-        // The copy the 304 confirms was evicted or cleared meanwhile: fetch the file itself.
-        this.counts.fetches++;
-        const refetched = await fetchRobotsAt(where, this.options, flight.cancel.signal);
-        if (this.disposed) return dropAttempt(refetched.result);
-        entry = this.store(where.origin, refetched);
+      const refetched = await fetchRobotsAt(where, this.options, flight.cancel.signal);
+      if (this.disposed) {
+        dropAttempt(refetched.result);
+        throw new RobotsCacheDisposedError();
       }
-    } catch (error) {
-      this.flights.delete(where.origin);
-      for (const waiter of flight.waiters) waiter.fail(error);
-      return;
+      entry = this.store(where.origin, refetched);
     }
-    this.flights.delete(where.origin);
-    if (entry.stale) this.counts.staleAnswers += flight.waiters.size;
-    for (const waiter of flight.waiters) waiter.settle(entry, entry.stale ? 'stale' : from);
+    return { entry, from: entry.stale ? 'stale' : from };
   }
 
   /** A 304: the copy held is good for another lifetime, with the headers the 304 updated. */
