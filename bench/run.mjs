@@ -43,7 +43,8 @@ const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const IMPLS = ['wasm', 'typescript', 'robots-parser', 'guard'];
 const WORKLOADS = /** @type {const} */ (['crawler', 'hot', 'batch', 'parse']);
 
-/** Sections of RESULTS.md written by hand from other benchmarks (bench/hostile*.mjs): kept by a new run. */
+/** Sections of RESULTS.md written by hand from other benchmarks (bench/hostile*.mjs, bench/workers.mjs), from the
+ * first on: kept by a new run. */
 const KEPT_FROM = '\n## Hostile input';
 
 function keptSections() {

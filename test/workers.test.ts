@@ -7,7 +7,7 @@
  * `wrangler deploy --dry-run` bundles it.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -79,6 +79,31 @@ describe('the Workers entry, inside workerd', () => {
     expect(first.reason).toMatch(/could not load: CompileError: .*disallowed by embedder/);
     expect(second.warnings).toHaveLength(1);
     expect((second.warnings as string[])[0]).toMatch(/disallowed by embedder.*"workerd" export condition/s);
+  });
+});
+
+describe("the README's Worker", () => {
+  const MARKER = '// not run: a Worker module, run inside workerd by test/workers.test.ts';
+
+  it('runs in workerd as written, answering for a site served on 127.0.0.1', async () => {
+    const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
+    const block = /```js\n([\s\S]*?)```/g;
+    const source = [...readme.matchAll(block)].map((match) => match[1] as string).find((code) => code.startsWith(MARKER));
+    expect(source, 'the README has a Worker example').toBeDefined();
+    // test/.examples/ (git-ignored) holds the examples the doc tests run; the package is imported by its path here.
+    await mkdir(join(ROOT, 'test/.examples'), { recursive: true });
+    const path = 'test/.examples/readme-worker.js';
+    await writeFile(join(ROOT, path), (source as string).replace("from 'robotstxt-wasm'", "from '../../dist/worker.js'"));
+    const site = await startServer({ '/robots.txt': text('User-agent: *\nDisallow: /private/\n') });
+    const readmeWorker = await worker(path);
+    const ask = encodeURIComponent(`${site.origin}/private/plans`);
+    expect(await json(readmeWorker, `/?url=${ask}`)).toEqual({
+      url: `${site.origin}/private/plans`,
+      allowed: false,
+      line: 2,
+      rule: { kind: 'disallow', pattern: '/private/' },
+    });
+    expect((await readmeWorker.dispatchFetch('http://worker.test/')).status).toBe(400);
   });
 });
 

@@ -1,0 +1,127 @@
+/**
+ * `npm run bench:workers`: the per-check cost inside Cloudflare's runtime (workerd, through miniflare) and in
+ * Node, on the same inputs: single isAllowed() calls, the batch entry, and parse + compile + one check.
+ * Each workerd figure is the wall time of a request that runs the loop, less that of a request that runs it
+ * for no iteration (so the request's own cost drops out), over the iterations; medians of 5.
+ *
+ * The inputs: the bundled example news site (7 rules), and a generated site of 450 rules (plain prefixes,
+ * 5 % with `*` or `$`) with URLs near them, from the benches' seeded generator.
+ */
+import { readFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Miniflare } from 'miniflare';
+import { timedLoops } from './workers/loops.js';
+import { mulberry32 } from './workloads.mjs';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const library = await import(new URL('../dist/index.js', import.meta.url).href);
+const ROUNDS = 5;
+
+function generatedSite() {
+  const next = mulberry32(0x9a7e);
+  const pick = (items) => items[Math.floor(next() * items.length)];
+  const words = ['news', 'shop', 'account', 'search', 'media', 'user', 'cart', 'api', 'static', 'blog', 'tag', 'page'];
+  const lines = ['User-agent: *'];
+  const paths = [];
+  for (let i = 0; i < 450; i++) {
+    const path = `/${pick(words)}/${pick(words)}-${i}/`;
+    paths.push(path);
+    const kind = next() < 0.7 ? 'Disallow' : 'Allow';
+    const shape = next();
+    // Mostly plain prefixes, as real files are; a few wildcards and end anchors.
+    lines.push(`${kind}: ${shape < 0.03 ? `${path}*.php$` : shape < 0.05 ? `/*/${pick(words)}-${i}/print` : path}`);
+  }
+  const urls = Array.from({ length: 2_000 }, (_, i) => `${pick(paths)}${pick(words)}/${i}?ref=${pick(words)}`);
+  return { body: `${lines.join('\n')}\n`, urls };
+}
+
+function exampleSite() {
+  const body = readFileSync(new URL('../examples/sites/news-site.txt', import.meta.url), 'utf8');
+  const paths = ['/world/2026/story-', '/search?q=', '/account/', '/account/signup/', '/reports/q', '/page?session=', '/drafts/'];
+  const urls = Array.from({ length: 2_000 }, (_, i) => `${paths[i % paths.length]}${i}${i % 5 === 0 ? '.pdf' : ''}`);
+  return { body, urls };
+}
+
+const LOOPS = /** @type {const} */ ({ single: 1_000_000, batch: 2_000_000, compile: 2_000, encodeInto: 2_000_000, charCodeAt: 2_000_000 });
+/** How a URL can be copied into WebAssembly memory: the copies alone, of the site's URLs (ASCII). */
+const COPIES = /** @type {const} */ (['encodeInto', 'charCodeAt']);
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[sorted.length >> 1];
+}
+
+/** The loops of bench/workers/loops.js, timed in this process. */
+function nodeLoop(site, mode, n) {
+  const rules = library.parseRobotsTxt(site.body).forAgent('ExampleBot');
+  const loops = timedLoops(library.parseRobotsTxt, site.body, site.urls, rules);
+  const began = performance.now();
+  loops[mode](n);
+  const elapsed = performance.now() - began;
+  rules.dispose();
+  return { elapsed };
+}
+
+async function workerdTimes(site) {
+  const miniflare = new Miniflare({
+    modules: true,
+    scriptPath: 'bench/workers/check.js',
+    modulesRoot: ROOT,
+    modulesRules: [
+      { type: 'CompiledWasm', include: ['**/*.wasm'] },
+      { type: 'ESModule', include: ['**/*.js'] },
+    ],
+    compatibilityDate: '2025-06-01',
+  });
+  try {
+    const setup = await (await miniflare.dispatchFetch('http://bench.test/setup', { method: 'POST', body: JSON.stringify(site) })).json();
+    if (setup.kind !== 'wasm') throw new Error(`the matcher in workerd is ${setup.kind}`);
+    const timed = async (mode, n) => {
+      const began = performance.now();
+      await (await miniflare.dispatchFetch(`http://bench.test/run?mode=${mode}&n=${n}`)).json();
+      return performance.now() - began;
+    };
+    const perCall = {};
+    for (const [mode, n] of Object.entries(LOOPS)) {
+      await timed(mode, n); // warm-up
+      const samples = [];
+      for (let round = 0; round < ROUNDS; round++) samples.push(((await timed(mode, n)) - (await timed(mode, 0))) / n);
+      perCall[mode] = median(samples);
+    }
+    return perCall;
+  } finally {
+    await miniflare.dispose();
+  }
+}
+
+function nodeTimes(site) {
+  const perCall = {};
+  for (const [mode, n] of Object.entries(LOOPS)) {
+    nodeLoop(site, mode, n); // warm-up
+    perCall[mode] = median(Array.from({ length: ROUNDS }, () => nodeLoop(site, mode, n).elapsed / n));
+  }
+  return perCall;
+}
+
+const format = (ms) => (ms * 1e6 >= 10_000 ? `${(ms * 1e3).toFixed(1)} µs` : `${(ms * 1e6).toFixed(0)} ns`);
+
+const rows = [];
+for (const [name, site] of [['news site (7 rules)', exampleSite()], ['generated site (450 rules)', generatedSite()]]) {
+  const workerd = await workerdTimes(site);
+  const node = nodeTimes(site);
+  const averageLength = Math.round(site.urls.reduce((total, url) => total + url.length, 0) / site.urls.length);
+  const labels = [
+    ['single', 'single isAllowed()'],
+    ['batch', 'isAllowedManyInto(), per URL'],
+    ['compile', 'parse + compile + one check'],
+    ...COPIES.map((copy) => [copy, `copying a URL (${averageLength} characters) by ${copy}, alone`]),
+  ];
+  for (const [mode, label] of labels) {
+    rows.push(`| ${name} | ${label} | ${format(node[mode])} | ${format(workerd[mode])} | ${(workerd[mode] / node[mode]).toFixed(2)}× |`);
+  }
+}
+console.log(`## Workers: per-check cost in workerd and in Node\n`);
+console.log(`${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${cpus().length} cores; Node ${process.version}; workerd from miniflare; medians of ${ROUNDS}.\n`);
+console.log('| site | call | Node | workerd | workerd / Node |\n| --- | --- | ---: | ---: | ---: |');
+console.log(rows.join('\n'));
