@@ -38,10 +38,15 @@ describe('the built package', () => {
     checkEntry(require('../dist/index.cjs') as Entry);
   });
 
-  it('lists the Workers entry first, for the workerd and worker conditions, typed as the main entry', () => {
-    const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { exports: Record<string, Record<string, unknown>> };
-    const workers = { types: './dist/index.d.ts', default: './dist/worker.js' };
-    expect(Object.entries(manifest.exports['.'] ?? {}).slice(0, 2)).toEqual([['workerd', workers], ['worker', workers]]);
+  it('lists a Workers entry first in every export, for the workerd and worker conditions', () => {
+    const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { exports: Record<string, string | Record<string, unknown>> };
+    const entries = Object.entries(manifest.exports).filter(([, target]) => typeof target !== 'string');
+    expect(entries.map(([subpath]) => subpath)).toContain('.');
+    for (const [subpath, conditions] of entries) {
+      expect(Object.keys(conditions).slice(0, 2), subpath).toEqual(['workerd', 'worker']);
+      expect((conditions as Record<string, unknown>).workerd, subpath).toEqual((conditions as Record<string, unknown>).worker);
+    }
+    expect(manifest.exports['.']).toMatchObject({ workerd: { types: './dist/index.d.ts', default: './dist/worker.js' } });
   });
 
   it('resolves through the exports map', async () => {
