@@ -21,4 +21,19 @@ export default defineConfig([
     external: ['./matcher.wasm'],
     onSuccess: () => copyFile('build/matcher.wasm', 'dist/matcher.wasm'),
   },
+  {
+    ...shared,
+    // The `robotstxt` command and its worker threads: Node only, never imported by the library.
+    entry: { cli: 'src/cli/main.ts', 'cli-worker': 'src/cli/filter/worker.ts' },
+    format: ['esm'],
+    platform: 'node',
+    target: 'node20',
+    loader: { '.wasm': 'binary' },
+    banner: { js: '#!/usr/bin/env node' },
+    // The package says it has no side effects (true for users of the library), which would let the bundler
+    // drop src/cli/library.ts, whose side effect provides the matcher to the command.
+    esbuildOptions(options) {
+      options.ignoreAnnotations = true;
+    },
+  },
 ]);

@@ -1,0 +1,167 @@
+/**
+ * `robotstxt filter`: URL lines in, the lines a crawler may fetch out, unchanged and in input order. Input is
+ * read as bytes and cut into batches of whole lines (src/cli/filter/input.ts); each batch is decided in the
+ * main thread or a worker thread (decide.ts, pool.ts) and written in order; stderr gets progress and a
+ * summary (progress.ts).
+ */
+import { EXIT_OK, UsageError } from '../usage.js';
+import { decideBatch, type BatchResult } from './decide.js';
+import { FetchResolver } from './fetch-source.js';
+import { batchesOf, inputSize, readInputs, type OverlongSegment } from './input.js';
+import { readFilterOptions, type FilterOptions } from './options.js';
+import { WorkerPool, type BatchDecider } from './pool.js';
+import { HandedSource, openSource } from './robots-source.js';
+import { Tally } from './progress.js';
+
+export const FILTER_HELP = `robotstxt filter: keep the URL lines a crawler may fetch.
+
+Usage: robotstxt filter --agent NAME (--robots-dir DIR | --robots FILE | --fetch) [options] [FILE…]
+
+Reads URL lines from the FILEs (stdin when none; gzip is read by its name or its first bytes), decides each
+for the crawler, and writes the chosen lines to stdout, unchanged and in input order. A line is decided as
+written, exactly as the library's rules.isAllowed(line) reads a string.
+
+Robots files:
+  --agent NAME           the crawler's product token (required), e.g. ExampleBot
+  --robots-dir DIR       one robots.txt per host, named after the URL's host in lower case, shared by http
+                         and https; a port other than the scheme's default is added as _PORT
+                         (example.com_8080); for a default port, host_443 or host_80 is found too
+  --robots FILE          one robots.txt for every URL (then lines may be paths: /a/b?c)
+  --fetch                fetch each host's robots.txt from the site (RFC 9309: redirects, 4xx allow all,
+                         5xx and timeouts disallow all), once per host
+    --concurrency N      fetches at a time (default 16)
+    --user-agent UA      the User-Agent header sent (default robotstxt-cli/0.1)
+    --timeout MS         per fetch, in milliseconds (default 10000)
+    --save-dir DIR       write what was fetched in the --robots-dir layout, for the next run
+  --missing allow|disallow   a host with no robots.txt known (default allow); counted in the summary
+  --profile rfc9309|google   how rules and URLs are read (default rfc9309)
+  --cache-mb N           compiled robots files kept per thread, in MiB (default 256)
+
+Where the URL is:
+  (default)              the whole line
+  --field N              the Nth field (1-based, as cut counts) of tab-separated lines
+    --delimiter C        another separator; ' ' takes a run of spaces as one
+  --json-field KEY       a JSON object per line; KEY may be nested: request.url
+  --format combined      Apache/nginx access logs: the request's path; the host is the vhost field
+                         (vhost_combined), or --host NAME
+
+Output:
+  --emit allowed|disallowed|all   which lines to write (default allowed); malformed lines only with all
+  --annotate             append TAB allowed|disallowed|malformed TAB the rule's line (0 for none) TAB the rule
+  --output-format lines|jsonl     jsonl: {"url","allowed","line","rule"} per line instead of the line
+  --strict               a malformed line is an error (exit 2) that names its line number
+  -q, --quiet            no progress and no summary on stderr
+  --workers N            worker threads (default: the number of cores); the output is the same bytes for any N.
+                         With --fetch, lines are decided in the main thread.
+
+Malformed lines (no http(s) URL or path where one is expected, no host where one is needed, lines over
+64 KiB, binary garbage) are counted, and written only with --emit all. Exit codes: 0 done; 2 usage or
+input errors (and --strict's malformed line).
+
+Example:
+  robotstxt filter --agent ExampleBot --robots-dir robots/ --annotate --emit all urls.txt.gz`;
+
+/** Batches decided in this thread; with --fetch, their hosts' files fetched first. */
+class InlineDecider implements BatchDecider {
+  readonly inFlight = 1;
+  private readonly source;
+  private readonly resolver: FetchResolver | undefined;
+
+  constructor(private readonly options: FilterOptions) {
+    this.source = openSource(options);
+    this.resolver = this.source instanceof HandedSource ? new FetchResolver(options, this.source) : undefined;
+  }
+
+  async decide(bytes: Uint8Array): Promise<BatchResult> {
+    await this.resolver?.prepare(bytes);
+    return decideBatch(bytes, this.options, this.source);
+  }
+
+  async close(): Promise<void> {}
+}
+
+/** Writes to stdout, waiting when it is full; stops quietly when the reader went away (`| head`). */
+class Output {
+  closed = false;
+
+  constructor() {
+    process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') this.closed = true;
+      else throw error;
+    });
+  }
+
+  async write(bytes: Uint8Array): Promise<void> {
+    if (this.closed || bytes.length === 0) return;
+    if (process.stdout.write(bytes)) return;
+    await new Promise<void>((resolve) => {
+      const done = (): void => {
+        process.stdout.off('drain', done);
+        process.stdout.off('close', done);
+        resolve();
+      };
+      process.stdout.on('drain', done);
+      process.stdout.on('close', done);
+    });
+  }
+}
+
+/** What a line too long to hold becomes in the output: the same as a shorter malformed line would. */
+function overlongOutput(segment: OverlongSegment, options: FilterOptions, lastByte: { value: number }): Uint8Array[] {
+  if (options.emit !== 'all') return [];
+  if (options.output === 'jsonl') return segment.last ? [new TextEncoder().encode('{"url":null,"malformed":true}\n')] : [];
+  const bytes = segment.bytes;
+  if (bytes.length > 0) lastByte.value = bytes[bytes.length - 1] as number;
+  if (!segment.last) return [bytes];
+  const endsLine = lastByte.value === 0x0a;
+  if (!options.annotate) return endsLine ? [bytes] : [bytes, Uint8Array.of(0x0a)];
+  // Annotated: the line without its ending, then the columns.
+  let end = bytes.length;
+  if (endsLine) end--;
+  if (end > 0 && bytes[end - 1] === 0x0d) end--;
+  return [bytes.subarray(0, end), new TextEncoder().encode('\tmalformed\t0\t\n')];
+}
+
+export async function runFilter(args: readonly string[]): Promise<number> {
+  const options = readFilterOptions(args);
+  const totalBytes = inputSize(options.files);
+  const tally = new Tally(!options.quiet, totalBytes);
+  const decider: BatchDecider = options.workers > 1 && options.robots.kind !== 'fetch' ? new WorkerPool(options.workers, options) : new InlineDecider(options);
+  const output = new Output();
+  const queue: Promise<BatchResult>[] = [];
+  const lastByte = { value: 0x0a };
+
+  const settle = async (result: BatchResult): Promise<void> => {
+    if (options.strict && result.firstMalformed >= 0) {
+      throw new UsageError(`line ${tally.lines + result.firstMalformed + 1} holds no URL to decide (--strict)`);
+    }
+    tally.add(result);
+    await output.write(result.output);
+  };
+
+  try {
+    const items = batchesOf(readInputs(options.files, (bytes) => (tally.bytesRead += bytes)));
+    for await (const item of items) {
+      if (output.closed) break;
+      if (item.kind === 'overlong') {
+        // In order: everything before it first.
+        while (queue.length > 0) await settle(await (queue.shift() as Promise<BatchResult>));
+        if (item.first) {
+          if (options.strict) throw new UsageError(`line ${tally.lines + 1} is longer than 4 MiB and holds no URL to decide (--strict)`);
+          tally.addOverlong();
+        }
+        for (const part of overlongOutput(item, options, lastByte)) await output.write(part);
+        continue;
+      }
+      queue.push(decider.decide(item.bytes));
+      // A rejected batch is reported when its turn comes; until then it must not count as unhandled.
+      queue[queue.length - 1]?.catch(() => undefined);
+      while (queue.length >= decider.inFlight) await settle(await (queue.shift() as Promise<BatchResult>));
+    }
+    while (queue.length > 0 && !output.closed) await settle(await (queue.shift() as Promise<BatchResult>));
+  } finally {
+    await decider.close();
+  }
+  tally.summary();
+  return EXIT_OK;
+}

@@ -1,0 +1,116 @@
+/**
+ * `filter --fetch`: the robots.txt of every host a batch names, fetched from the site the RFC 9309 way
+ * (fetchRobotsTxt: redirects, status rules, size limit, timeout) before the batch is decided, at most
+ * `--concurrency` at a time, each host once per run. The bytes are kept for compiling (HandedSource) and,
+ * with `--save-dir`, written in the `--robots-dir` layout for the next run: a 2xx file as it came, a 4xx
+ * as an empty file (which allows everything, as the 4xx did); an unreachable site is not saved, since its
+ * disallow-all is meant to last only until it answers again.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fetchRobotsTxt, type FetchInit, type ResponseShape } from '../library.js';
+import type { FilterSettings, RobotsSourceSetting } from './options.js';
+import type { HandedSource } from './robots-source.js';
+import { readUrlField, type UrlField } from './url-field.js';
+
+type FetchSetting = Extract<RobotsSourceSetting, { kind: 'fetch' }>;
+
+/** Reads at most `limit` bytes of a body stream, then cancels the rest. */
+async function readAtMost(body: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array> {
+  const reader = body.getReader();
+  const parts: Uint8Array[] = [];
+  let length = 0;
+  try {
+    while (length < limit) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      parts.push(value);
+      length += value.length;
+    }
+  } catch {
+    // The library's own read of the other branch reports the failure.
+  } finally {
+    void reader.cancel().catch(() => undefined);
+  }
+  const bytes = new Uint8Array(Math.min(length, limit));
+  let at = 0;
+  for (const part of parts) {
+    const take = Math.min(part.length, bytes.length - at);
+    bytes.set(part.subarray(0, take), at);
+    at += take;
+  }
+  return bytes;
+}
+
+export class FetchResolver {
+  private readonly settled = new Set<string>();
+  /** 2xx bodies by the URL they came from: the library reads one branch of each, this the other. */
+  private readonly bodies = new Map<string, Promise<Uint8Array>>();
+  private readonly setting: FetchSetting;
+
+  constructor(
+    private readonly settings: FilterSettings,
+    private readonly source: HandedSource,
+  ) {
+    this.setting = settings.robots as FetchSetting;
+    if (this.setting.saveDir !== undefined) mkdirSync(this.setting.saveDir, { recursive: true });
+  }
+
+  /** fetch, with a copy of each 2xx body kept for compiling and saving. */
+  private readonly fetch = async (url: string, init: FetchInit): Promise<ResponseShape> => {
+    const response = await globalThis.fetch(url, init as RequestInit);
+    if (response.status < 200 || response.status > 299 || response.body === null) return response;
+    const [ours, theirs] = response.body.tee();
+    this.bodies.set(url, readAtMost(ours, this.settings.maxRobotsBytes + 1));
+    return { status: response.status, type: response.type, url: response.url, redirected: response.redirected, headers: response.headers, body: theirs };
+  };
+
+  /** Fetches the robots.txt of every host of `batch` not fetched yet. */
+  async prepare(batch: Uint8Array): Promise<void> {
+    const field: UrlField = { start: 0, end: 0, text: undefined, host: undefined, hostAlternative: undefined };
+    const wanted = new Map<string, string>();
+    for (let start = 0; start < batch.length; ) {
+      const newline = batch.indexOf(0x0a, start);
+      const end = newline < 0 ? batch.length : newline;
+      const lineEnd = end > start && batch[end - 1] === 0x0d ? end - 1 : end;
+      if (readUrlField(batch, start, lineEnd, this.settings.shape, true, field) && field.host !== undefined && !this.settled.has(field.host)) {
+        wanted.set(field.host, this.originOf(batch, field));
+      }
+      start = newline < 0 ? batch.length : newline + 1;
+    }
+    const queue = [...wanted];
+    const next = async (): Promise<void> => {
+      for (let item = queue.shift(); item !== undefined; item = queue.shift()) await this.resolve(item[0], item[1]);
+    };
+    await Promise.all(Array.from({ length: Math.min(this.setting.concurrency, queue.length) }, next));
+  }
+
+  /** The origin to fetch for a line's host: the URL's own scheme, host and port. */
+  private originOf(batch: Uint8Array, field: UrlField): string {
+    const url = field.text ?? new TextDecoder().decode(batch.subarray(field.start, field.end));
+    try {
+      return new URL(url).origin;
+    } catch {
+      // An access log's path: its vhost, over http.
+      return `http://${(field.host as string).replace(/_(\d+)$/, ':$1')}`;
+    }
+  }
+
+  private async resolve(host: string, origin: string): Promise<void> {
+    this.settled.add(host);
+    const result = await fetchRobotsTxt(origin, { userAgent: this.setting.userAgent, timeoutMs: this.setting.timeoutMs, profile: this.settings.profile, maxBytes: this.settings.maxRobotsBytes, fetch: this.fetch });
+    const body = result.outcome === 'rules' ? await this.bodies.get(result.finalUrl) : undefined;
+    for (const url of this.bodies.keys()) if (url.startsWith(origin)) this.bodies.delete(url);
+    if (result.outcome === 'rules') {
+      // The bytes when the copy was kept (always, unless the body stream failed), else the parse itself.
+      this.source.hand(host, body ?? result.robots.forAgent(this.settings.agent));
+      if (body !== undefined) result.robots.dispose();
+    } else {
+      this.source.hand(host, result.outcome);
+    }
+    const saveDir = this.setting.saveDir;
+    if (saveDir !== undefined && result.outcome !== 'disallow-all' && !/[/\\\0]/.test(host) && host !== '.' && host !== '..') {
+      writeFileSync(join(saveDir, host), body ?? new Uint8Array(0));
+    }
+  }
+}

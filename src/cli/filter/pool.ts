@@ -1,0 +1,62 @@
+/**
+ * Deciding batches: in the main thread, or spread over worker threads (`--workers N`) with their results
+ * handed back in the order the batches came, so that the output is the same bytes whatever N.
+ */
+import { Worker } from 'node:worker_threads';
+import type { BatchResult } from './decide.js';
+import type { FilterSettings } from './options.js';
+
+export interface BatchDecider {
+  /** The result of `bytes`, decided in turn; results come back in the order of the calls. */
+  decide(bytes: Uint8Array): Promise<BatchResult>;
+  /** Batches that may be in flight before the caller waits for the oldest. */
+  readonly inFlight: number;
+  close(): Promise<void>;
+}
+
+interface Pending {
+  resolve(result: BatchResult): void;
+  reject(error: Error): void;
+}
+
+export class WorkerPool implements BatchDecider {
+  private readonly workers: Worker[];
+  private readonly pending = new Map<number, Pending>();
+  private sequence = 0;
+  readonly inFlight: number;
+
+  constructor(count: number, settings: FilterSettings) {
+    const script = new URL('./cli-worker.js', import.meta.url);
+    this.workers = Array.from({ length: count }, () => {
+      const worker = new Worker(script, { workerData: settings });
+      worker.on('message', (message: { sequence: number; result?: BatchResult; error?: string }) => {
+        const waiting = this.pending.get(message.sequence);
+        this.pending.delete(message.sequence);
+        if (message.result !== undefined) waiting?.resolve(message.result);
+        else waiting?.reject(new Error(message.error));
+      });
+      worker.on('error', (error) => {
+        for (const waiting of this.pending.values()) waiting.reject(error);
+        this.pending.clear();
+      });
+      return worker;
+    });
+    this.inFlight = 2 * count;
+  }
+
+  decide(bytes: Uint8Array): Promise<BatchResult> {
+    const sequence = this.sequence++;
+    // The worker takes a copy of its own (its buffer is transferred): the batch's may be shared with the
+    // rest of the input (a read stream's chunk, the next batch's first bytes).
+    const owned = bytes.slice();
+    const worker = this.workers[sequence % this.workers.length] as Worker;
+    return new Promise<BatchResult>((resolve, reject) => {
+      this.pending.set(sequence, { resolve, reject });
+      worker.postMessage({ sequence, bytes: owned }, [owned.buffer as ArrayBuffer]);
+    });
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.workers.map((worker) => worker.terminate()));
+  }
+}

@@ -1,0 +1,172 @@
+/**
+ * The compiled rules for a URL's host, from wherever `filter` was told robots.txt files are: a directory
+ * of one file per host, one file for every URL, or files fetched from the sites (handed over by the main
+ * thread, src/cli/filter/fetch-source.ts). Each thread compiles a host's file once and keeps its rules in an
+ * LRU bounded in bytes (the file's compiled rules as AgentRules.bytesHeld counts them), so that memory stays
+ * flat however many hosts a log names.
+ */
+import { closeSync, openSync, readSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseRobotsTxt, type AgentRules } from '../library.js';
+import { UsageError } from '../usage.js';
+import type { FilterSettings } from './options.js';
+
+/**
+ * What a host's lookup found: its rules; a fetched answer with no file to apply ('allow-all' for a 4xx,
+ * 'disallow-all' for an unreachable site, RFC 9309 §2.3.1); or null when no robots.txt is known for it.
+ */
+export type HostRules = AgentRules | FetchedVerdict | null;
+export type FetchedVerdict = 'allow-all' | 'disallow-all';
+
+export interface RobotsSource {
+  /** The rules for a host (or for every URL, for a single file); `alternative` is the host's other file name. */
+  rulesFor(host: string | undefined, alternative: string | undefined): HostRules;
+  /** Whether a URL must name a host to be decided. */
+  readonly needsHost: boolean;
+}
+
+/** Bytes counted for a host known to have no file: the map entry and the key. */
+const MISSING_ENTRY_BYTES = 128;
+
+/** The first `maxBytes` + 1 bytes of a file (one more than is parsed, so that the parser reports the cut), or null when it does not exist. */
+function readBounded(path: string, maxBytes: number): Uint8Array | null {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR' || code === 'ENAMETOOLONG') return null;
+    throw error;
+  }
+  try {
+    const buffer = Buffer.alloc(maxBytes + 1);
+    let length = 0;
+    while (length < buffer.length) {
+      const read = readSync(fd, buffer, length, buffer.length - length, null);
+      if (read === 0) break;
+      length += read;
+    }
+    return buffer.subarray(0, length);
+  } catch (error) {
+    // A directory named like a host, a file that cannot be read: no robots.txt for this host.
+    if ((error as NodeJS.ErrnoException).code === 'EISDIR') return null;
+    throw error;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Compiles `body` for the agent. */
+export function compile(body: Uint8Array | string, settings: FilterSettings): AgentRules {
+  const robots = parseRobotsTxt(body, { profile: settings.profile, maxBytes: settings.maxRobotsBytes });
+  return robots.forAgent(settings.agent);
+}
+
+/** A host name that can be a file name in the directory: nothing that leaves it or names it. */
+function isFileName(host: string): boolean {
+  return host !== '.' && host !== '..' && !/[/\\\0]/.test(host);
+}
+
+/** A map in least-recently-used order, bounded in bytes; evicted rules are disposed. */
+class RulesLru {
+  private readonly entries = new Map<string, { readonly rules: HostRules; readonly bytes: number }>();
+  private bytes = 0;
+
+  constructor(private readonly budget: number) {}
+
+  get(key: string): HostRules | undefined {
+    const entry = this.entries.get(key);
+    if (entry === undefined) return undefined;
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    return entry.rules;
+  }
+
+  set(key: string, rules: HostRules): void {
+    const bytes = (typeof rules === 'object' && rules !== null ? rules.bytesHeld : 0) + MISSING_ENTRY_BYTES + 2 * key.length;
+    this.entries.set(key, { rules, bytes });
+    this.bytes += bytes;
+    for (const [oldest, entry] of this.entries) {
+      if (this.bytes <= this.budget || oldest === key) break;
+      this.entries.delete(oldest);
+      this.bytes -= entry.bytes;
+      if (typeof entry.rules === 'object') entry.rules?.dispose();
+    }
+  }
+}
+
+export class DirectorySource implements RobotsSource {
+  readonly needsHost = true;
+  private readonly cache: RulesLru;
+
+  constructor(
+    private readonly dir: string,
+    private readonly settings: FilterSettings,
+  ) {
+    this.cache = new RulesLru(settings.cacheBytes);
+  }
+
+  rulesFor(host: string | undefined, alternative: string | undefined): HostRules {
+    if (host === undefined) return null;
+    const known = this.cache.get(host);
+    if (known !== undefined) return known;
+    let body = isFileName(host) ? readBounded(join(this.dir, host), this.settings.maxRobotsBytes) : null;
+    if (body === null && alternative !== undefined && isFileName(alternative)) body = readBounded(join(this.dir, alternative), this.settings.maxRobotsBytes);
+    const rules = body === null ? null : compile(body, this.settings);
+    this.cache.set(host, rules);
+    return rules;
+  }
+}
+
+export class SingleFileSource implements RobotsSource {
+  readonly needsHost = false;
+  private readonly rules: AgentRules;
+
+  constructor(file: string, settings: FilterSettings) {
+    const body = readBounded(file, settings.maxRobotsBytes);
+    if (body === null) throw new UsageError(`--robots ${file}: no such file`);
+    this.rules = compile(body, settings);
+  }
+
+  rulesFor(): HostRules {
+    return this.rules;
+  }
+}
+
+/** The rules of hosts whose files the main thread fetched and handed over. */
+export class HandedSource implements RobotsSource {
+  readonly needsHost = true;
+  private readonly cache: RulesLru;
+  private readonly bodies = new Map<string, Uint8Array | FetchedVerdict | AgentRules>();
+
+  constructor(private readonly settings: FilterSettings) {
+    this.cache = new RulesLru(settings.cacheBytes);
+  }
+
+  /** A fetched file, or the verdict that stands for one, kept until its host is first asked. */
+  hand(host: string, body: Uint8Array | FetchedVerdict | AgentRules): void {
+    this.bodies.set(host, body);
+  }
+
+  rulesFor(host: string | undefined): HostRules {
+    if (host === undefined) return null;
+    const known = this.cache.get(host);
+    if (known !== undefined) return known;
+    const body = this.bodies.get(host);
+    this.bodies.delete(host);
+    const rules = body === undefined ? null : typeof body === 'string' || !(body instanceof Uint8Array) ? body : compile(body, this.settings);
+    this.cache.set(host, rules);
+    return rules;
+  }
+}
+
+export function openSource(settings: FilterSettings): RobotsSource {
+  switch (settings.robots.kind) {
+    case 'dir':
+      return new DirectorySource(settings.robots.dir, settings);
+    case 'file':
+      return new SingleFileSource(settings.robots.file, settings);
+    case 'fetch':
+      return new HandedSource(settings);
+  }
+}

@@ -1,0 +1,215 @@
+/**
+ * Where a line's URL is, and which host's robots.txt decides it, read from the line's bytes.
+ *
+ * A URL is a byte range of the line when the shape allows (a whole line, a field, an access log's request
+ * path), so that the common case builds no string for it; a JSON field is decoded (escapes), and given as
+ * text. The host names a robots.txt file in the `--robots-dir` layout: lower case, shared by http and
+ * https, with `_PORT` added for a port other than the scheme's default (`example.com_8080`); for a default
+ * port, `host_443` / `host_80` is looked for too, as some collections name them.
+ */
+import type { InputShape } from './options.js';
+
+/** Lines longer than this hold no URL a crawler would fetch: they are malformed (and never decoded). */
+export const MAX_URL_LINE_BYTES = 64 * 1024;
+
+const SLASH = 0x2f;
+const COLON = 0x3a;
+const QUESTION = 0x3f;
+const HASH = 0x23;
+const AT = 0x40;
+const TAB = 0x09;
+const SPACE = 0x20;
+const QUOTE = 0x22;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+
+/** A line's URL: bytes[start, end) of the batch, or `text` when it had to be decoded; `host` as above. */
+export interface UrlField {
+  start: number;
+  end: number;
+  text: string | undefined;
+  host: string | undefined;
+  /** The host's file under the other name a default port may have (`host_443`), or undefined. */
+  hostAlternative: string | undefined;
+}
+
+function lower(byte: number): number {
+  return byte >= 0x41 && byte <= 0x5a ? byte | 0x20 : byte;
+}
+
+/** Whether bytes[at, …) starts with `prefix` (lower-case ASCII) in any case. */
+function startsWithFolded(bytes: Uint8Array, at: number, end: number, prefix: string): boolean {
+  if (end - at < prefix.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (lower(bytes[at + i] as number) !== prefix.charCodeAt(i)) return false;
+  return true;
+}
+
+/**
+ * The host key of the URL in bytes[start, end): `undefined` when it is a path (no scheme and authority), or
+ * null when it names a scheme other than http(s) or an empty host (malformed).
+ */
+function readHost(bytes: Uint8Array, start: number, end: number, field: UrlField): boolean {
+  let at: number;
+  let defaultPort: string;
+  if (startsWithFolded(bytes, start, end, 'https://')) {
+    at = start + 8;
+    defaultPort = '443';
+  } else if (startsWithFolded(bytes, start, end, 'http://')) {
+    at = start + 7;
+    defaultPort = '80';
+  } else {
+    field.host = undefined;
+    field.hostAlternative = undefined;
+    return bytes[start] === SLASH;
+  }
+  let authorityEnd = at;
+  while (authorityEnd < end) {
+    const byte = bytes[authorityEnd] as number;
+    if (byte === SLASH || byte === QUESTION || byte === HASH || byte === 0x5c) break;
+    authorityEnd++;
+  }
+  let hostStart = at;
+  for (let i = at; i < authorityEnd; i++) if (bytes[i] === AT) hostStart = i + 1;
+  let hostEnd = authorityEnd;
+  let port = '';
+  if (bytes[hostStart] === OPEN_BRACKET) {
+    let close = hostStart;
+    while (close < authorityEnd && bytes[close] !== CLOSE_BRACKET) close++;
+    hostEnd = Math.min(close + 1, authorityEnd);
+  } else {
+    for (let i = hostStart; i < authorityEnd; i++) if (bytes[i] === COLON) hostEnd = i;
+  }
+  if (bytes[hostEnd] === COLON) port = latin1(bytes, hostEnd + 1, authorityEnd);
+  if (hostEnd === hostStart) return false;
+  return setHost(field, new TextDecoder().decode(bytes.subarray(hostStart, hostEnd)), port, defaultPort);
+}
+
+/** The host's file names (above) for a host, its port as written ('' for none) and its scheme's default port. */
+function setHost(field: UrlField, host: string, port: string, defaultPort: string): boolean {
+  if (!/^\d*$/.test(port) || port.length > 5) return false;
+  const lowered = host.toLowerCase();
+  const effective = port === '' ? defaultPort : String(Number(port));
+  const isDefault = effective === defaultPort;
+  field.host = isDefault ? lowered : `${lowered}_${effective}`;
+  field.hostAlternative = isDefault ? `${lowered}_${defaultPort}` : undefined;
+  return true;
+}
+
+function latin1(bytes: Uint8Array, start: number, end: number): string {
+  let text = '';
+  for (let i = start; i < end; i++) text += String.fromCharCode(bytes[i] as number);
+  return text;
+}
+
+/** The `n`th (1-based) field of bytes[start, end), split at `delimiter` (runs of spaces are one separator). */
+function fieldRange(bytes: Uint8Array, start: number, end: number, n: number, delimiter: 'tab' | 'spaces' | number, field: UrlField): boolean {
+  const separator = delimiter === 'tab' ? TAB : delimiter === 'spaces' ? SPACE : delimiter;
+  let at = start;
+  if (delimiter === 'spaces') while (at < end && bytes[at] === SPACE) at++;
+  for (let index = 1; ; index++) {
+    let fieldEnd = at;
+    while (fieldEnd < end && bytes[fieldEnd] !== separator) fieldEnd++;
+    if (index === n) {
+      field.start = at;
+      field.end = fieldEnd;
+      return true;
+    }
+    if (fieldEnd === end) return false;
+    at = fieldEnd + 1;
+    if (delimiter === 'spaces') while (at < end && bytes[at] === SPACE) at++;
+  }
+}
+
+function jsonField(bytes: Uint8Array, start: number, end: number, key: readonly string[], field: UrlField): boolean {
+  let value: unknown;
+  try {
+    value = JSON.parse(new TextDecoder().decode(bytes.subarray(start, end)));
+  } catch {
+    return false;
+  }
+  for (const part of key) {
+    if (typeof value !== 'object' || value === null || !Object.hasOwn(value, part)) return false;
+    value = (value as Record<string, unknown>)[part];
+  }
+  if (typeof value !== 'string') return false;
+  field.text = value;
+  return true;
+}
+
+/**
+ * An access log line (Apache/nginx "combined", or "vhost_combined" with `vhost[:port]` first): the request
+ * path of the first quoted field, and the vhost when there is one.
+ */
+function accessLogField(bytes: Uint8Array, start: number, end: number, field: UrlField, host: string | undefined): boolean {
+  let quote = start;
+  let fieldsBefore = 0;
+  let inField = false;
+  while (quote < end && bytes[quote] !== QUOTE) {
+    const byte = bytes[quote] as number;
+    if (byte === 0x5b) break; // the [date] field: the request is the quoted field after it
+    if (byte === SPACE) inField = false;
+    else if (!inField) {
+      inField = true;
+      fieldsBefore++;
+    }
+    quote++;
+  }
+  while (quote < end && bytes[quote] !== QUOTE) quote++;
+  if (quote === end) return false;
+  // "METHOD /path HTTP/x": the second token.
+  let at = quote + 1;
+  while (at < end && bytes[at] !== SPACE && bytes[at] !== QUOTE) at++;
+  if (bytes[at] !== SPACE) return false;
+  const pathStart = at + 1;
+  let pathEnd = pathStart;
+  while (pathEnd < end && bytes[pathEnd] !== SPACE && bytes[pathEnd] !== QUOTE) pathEnd++;
+  if (pathEnd === pathStart || bytes[pathStart] !== SLASH) return false;
+  field.start = pathStart;
+  field.end = pathEnd;
+  let vhost = host;
+  if (vhost === undefined && fieldsBefore === 4) {
+    // vhost_combined: "%v:%p %h %l %u %t …"
+    let vhostEnd = start;
+    while (vhostEnd < end && bytes[vhostEnd] !== SPACE) vhostEnd++;
+    vhost = latin1(bytes, start, vhostEnd);
+  }
+  if (vhost === undefined) {
+    field.host = undefined;
+    field.hostAlternative = undefined;
+    return true;
+  }
+  // A vhost's port is the server's: 443 is https's default, anything else names itself.
+  const colon = vhost.lastIndexOf(':');
+  const name = colon < 0 || vhost.endsWith(']') ? vhost : vhost.slice(0, colon);
+  const port = name === vhost ? '' : vhost.slice(colon + 1);
+  return name !== '' && setHost(field, name, port, port === '443' ? '443' : '80');
+}
+
+/**
+ * Reads the URL of the line bytes[start, end) into `field`. False when the line holds none (malformed): too
+ * long, no such field, not an http(s) URL or a path, no host where one is needed.
+ */
+export function readUrlField(bytes: Uint8Array, start: number, end: number, shape: InputShape, needsHost: boolean, field: UrlField): boolean {
+  field.text = undefined;
+  field.start = start;
+  field.end = end;
+  if (end - start > MAX_URL_LINE_BYTES) return false;
+  switch (shape.kind) {
+    case 'line':
+      break;
+    case 'field':
+      if (!fieldRange(bytes, start, end, shape.field, shape.delimiter, field)) return false;
+      break;
+    case 'json': {
+      if (!jsonField(bytes, start, end, shape.key, field)) return false;
+      const encoded = new TextEncoder().encode(field.text);
+      if (encoded.length === 0 || !readHost(encoded, 0, encoded.length, field)) return false;
+      return !needsHost || field.host !== undefined;
+    }
+    case 'combined':
+      if (!accessLogField(bytes, start, end, field, shape.host)) return false;
+      return !needsHost || field.host !== undefined;
+  }
+  if (field.end === field.start || !readHost(bytes, field.start, field.end, field)) return false;
+  return !needsHost || field.host !== undefined;
+}
