@@ -15,6 +15,7 @@ import {
   printable,
   readSettings,
   type Settings,
+  writeOut,
 } from './report.js';
 import { EXIT_DISALLOWED, EXIT_OK, readArguments, UsageError } from './usage.js';
 
@@ -225,6 +226,6 @@ export async function runCheck(args: readonly string[]): Promise<number> {
 
   const report =
     settings.format === 'json' ? jsonReport(verdicts, source, agent, matched, settings.profile) : textReport(verdicts, source, agent, matched);
-  process.stdout.write(report);
+  writeOut(report);
   return verdicts.every((verdict) => verdict.allowed) ? EXIT_OK : EXIT_DISALLOWED;
 }

@@ -16,6 +16,7 @@ import {
   plural,
   printable,
   readSettings,
+  writeOut,
 } from './report.js';
 import { EXIT_OK, readArguments, UsageError } from './usage.js';
 
@@ -180,6 +181,6 @@ export async function runFetch(args: readonly string[]): Promise<number> {
   const result = await fetchRobots(url, settings);
   const report = settings.format === 'json' ? jsonReport(result, settings.profile, settings.userAgent) : textReport(result);
   result.robots?.dispose();
-  process.stdout.write(report);
+  writeOut(report);
   return EXIT_OK;
 }

@@ -174,3 +174,16 @@ export function fetchFacts(result: RobotsFetchResult) {
     redirects: result.redirects,
   };
 }
+
+let pipeGuarded = false;
+
+/** Writes to stdout; a reader that stops early (`| head`) ends the output, which is no error worth a stack trace. */
+export function writeOut(text: string): void {
+  if (!pipeGuarded) {
+    pipeGuarded = true;
+    process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') throw error;
+    });
+  }
+  process.stdout.write(text);
+}

@@ -4,6 +4,7 @@
  * main thread or a worker thread (decide.ts, pool.ts) and written in order; stderr gets progress and a
  * summary (progress.ts).
  */
+import { statSync } from 'node:fs';
 import { EXIT_OK, UsageError } from '../usage.js';
 import { decideBatch, type BatchResult } from './decide.js';
 import { FetchResolver } from './fetch-source.js';
@@ -122,8 +123,24 @@ function overlongOutput(segment: OverlongSegment, options: FilterOptions, lastBy
   return [bytes.subarray(0, end), new TextEncoder().encode('\tmalformed\t0\t\n')];
 }
 
+/** A robots file or directory that is not there is a usage error, before any worker starts. */
+function checkRobotsSource(options: FilterOptions): void {
+  const { robots } = options;
+  if (robots.kind === 'fetch') return;
+  const path = robots.kind === 'dir' ? robots.dir : robots.file;
+  const flag = robots.kind === 'dir' ? '--robots-dir' : '--robots';
+  let isDirectory: boolean;
+  try {
+    isDirectory = statSync(path).isDirectory();
+  } catch {
+    throw new UsageError(`${flag} ${path}: no such ${robots.kind === 'dir' ? 'directory' : 'file'}`);
+  }
+  if (isDirectory !== (robots.kind === 'dir')) throw new UsageError(`${flag} ${path}: not a ${robots.kind === 'dir' ? 'directory' : 'file'}`);
+}
+
 export async function runFilter(args: readonly string[]): Promise<number> {
   const options = readFilterOptions(args);
+  checkRobotsSource(options);
   const totalBytes = inputSize(options.files);
   const tally = new Tally(!options.quiet, totalBytes);
   const decider: BatchDecider = options.workers > 1 && options.robots.kind !== 'fetch' ? new WorkerPool(options.workers, options) : new InlineDecider(options);
