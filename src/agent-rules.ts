@@ -216,6 +216,50 @@ export class AgentRules {
     return out;
   }
 
+  /**
+   * Verdicts for URLs held as UTF-8 bytes, many in one crossing into the matcher, with no string made per
+   * URL: lines of a file or a pipe, read in big chunks. `ranges` holds pairs `[start0, end0, start1, end1, …]`
+   * of byte offsets into `bytes`; the first `count` pairs (default `ranges.length >> 1`) are decided, and
+   * out[i] is 1 when the URL in bytes[start_i, end_i) is allowed, 0 when not. `out` is returned, allocated
+   * when not given. Each range is decided exactly as isAllowed() decides the string that
+   * `new TextDecoder().decode()` makes of those bytes (a leading byte order mark dropped, bytes that are not
+   * UTF-8 read as U+FFFD). Ranges may overlap, be empty and come in any order; ranges in ascending order
+   * close together, as the lines of a buffer are, go fastest.
+   *
+   * @example
+   * const rules = parseRobotsTxt('User-agent: *\nDisallow: /private/\n').forAgent('ExampleBot');
+   * const bytes = new TextEncoder().encode('/a\nhttps://example.com/private/b\n');
+   * rules.isAllowedBytes(bytes, new Uint32Array([0, 2, 3, 32])); // [1, 0]
+   */
+  isAllowedBytes(bytes: Uint8Array, ranges: Uint32Array, out?: Uint8Array, count?: number): Uint8Array {
+    if (!(bytes instanceof Uint8Array)) throw new TypeError(`bytes must be a Uint8Array (UTF-8 text), got ${kindOf(bytes)}`);
+    if (!(ranges instanceof Uint32Array)) {
+      throw new TypeError(`ranges must be a Uint32Array of [start, end] byte offsets into bytes, got ${kindOf(ranges)}`);
+    }
+    if (out !== undefined && !(out instanceof Uint8Array)) {
+      throw new TypeError(`out must be a Uint8Array (one verdict byte per range), got ${kindOf(out)}`);
+    }
+    const pairs = ranges.length >>> 1;
+    if (count === undefined) {
+      count = pairs;
+    } else if (typeof count !== 'number') {
+      throw new TypeError(`count must be a number (how many ranges to decide), got ${kindOf(count)}`);
+    } else if (!Number.isInteger(count) || count < 0 || count > pairs) {
+      throw new RangeError(`count must be a whole number from 0 to ${pairs} (the [start, end] pairs in ranges), got ${count}`);
+    }
+    out ??= new Uint8Array(count);
+    if (out.length < count) throw new RangeError(`out holds ${out.length} verdicts; ${count} are needed`);
+    const length = bytes.length;
+    for (let i = 0; i < count; i++) {
+      const start = ranges[2 * i] as number;
+      const end = ranges[2 * i + 1] as number;
+      if (start > end) throw new RangeError(`range ${i} starts after it ends: [${start}, ${end})`);
+      if (end > length) throw new RangeError(`range ${i}, [${start}, ${end}), ends past the ${length} bytes given`);
+    }
+    this.live().decideBytes(bytes, ranges, count, out);
+    return out;
+  }
+
   /** Gives the compiled rules' memory back. Later calls throw RulesDisposedError. Idempotent. */
   dispose(): void {
     if (this.ruleset === undefined) return;

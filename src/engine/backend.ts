@@ -16,6 +16,12 @@ export interface LoadedRuleset {
   isAllowedPath(path: string): boolean;
   /** Writes the verdict for urls[i] into out[i]: 1 allowed, 0 disallowed. */
   decideMany(urls: readonly string[], out: Uint8Array): void;
+  /**
+   * Writes into out[i] the verdict (1 allowed, 0 disallowed) for the URL in bytes[ranges[2i], ranges[2i + 1]),
+   * i < count, read as the string `new TextDecoder().decode()` makes of those bytes and decided as
+   * isAllowed() decides it. The caller checked the arguments (AgentRules.isAllowedBytes).
+   */
+  decideBytes(bytes: Uint8Array, ranges: Uint32Array, count: number, out: Uint8Array): void;
   /** Bytes this ruleset holds in the matcher's memory. */
   readonly byteLength: number;
   /** Gives the memory back; the ruleset must not be used afterwards. Idempotent. */

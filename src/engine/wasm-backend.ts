@@ -6,6 +6,13 @@
  * is encoded to UTF-8 by hand (writeUrl), whatever its characters. A batch chunk that is all ASCII is
  * one native TextEncoder.encodeInto of the joined URLs; any other chunk is written URL by URL by hand.
  *
+ * Byte ranges (decideBytes: UTF-8 text the caller holds as bytes, read as TextDecoder reads it) go in chunks
+ * too: the span of the caller's bytes that a chunk's ranges cover is copied in with one set(), and the
+ * ranges, made relative to it, go in the table as pairs (the layout below, RANGE_ENTRY_WORDS). The matcher
+ * checks each range is well-formed UTF-8 and decides it; a range that is not (RANGE_NOT_UTF8, rare) is
+ * decoded here and decided as that string, since the U+FFFD a TextDecoder puts for bad bytes is encoded
+ * differently from the bytes themselves.
+ *
  * A URL too long for the input region gets a region of its own for the length of the call, given back
  * before the call returns: one 10 MB URL must not keep hundreds of megabytes counted as in use for the
  * life of the process. (Linear memory itself cannot shrink: the pages it grew by stay, free for reuse.)
@@ -31,6 +38,7 @@ interface MatcherExports extends LexerExports {
   decidePath(ruleset: number, input: number, length: number, scratch: number): number;
   isAllowedPath(ruleset: number, input: number, length: number, scratch: number): number;
   decideMany(ruleset: number, input: number, table: number, count: number, scratch: number, out: number): void;
+  decideRanges(ruleset: number, input: number, table: number, count: number, scratch: number, out: number): number;
   setWorkArea(pointer: number, memoNodes: number, bytes: number): void;
 }
 
@@ -40,6 +48,15 @@ const INPUT_BYTES = 64 * 1024;
 const VECTOR_SLACK = 16;
 /** URLs per crossing of the batch entry. */
 const BATCH_URLS = 4096;
+/**
+ * The range batch (decideRanges in assembly/index.ts, which names the same constants): a table entry is
+ * RANGE_ENTRY_WORDS u32s, a range's start and end offsets into the input region; the verdict byte
+ * RANGE_NOT_UTF8 marks a range that is not well-formed UTF-8, left for the host. Ranges share the URL
+ * table, BATCH_RANGES of them per crossing.
+ */
+const RANGE_ENTRY_WORDS = 2;
+const RANGE_NOT_UTF8 = 2;
+const BATCH_RANGES = Math.floor((BATCH_URLS + 1) / RANGE_ENTRY_WORDS);
 /** Bytes of compiled rulesets kept resident in linear memory; beyond, the least recently used go. */
 export const RESIDENT_BUDGET = 64 * 1024 * 1024;
 
@@ -111,6 +128,7 @@ function isMatcherExports(exports: WebAssembly.Exports): exports is WebAssembly.
     typeof exports.decidePath === 'function' &&
     typeof exports.isAllowedPath === 'function' &&
     typeof exports.decideMany === 'function' &&
+    typeof exports.decideRanges === 'function' &&
     typeof exports.setWorkArea === 'function' &&
     isLexerExports(exports)
   );
@@ -121,6 +139,8 @@ export class WasmBackend implements MatcherBackend {
   private readonly exports: MatcherExports;
   private readonly allocator: LinearAllocator;
   private readonly encoder = new TextEncoder();
+  /** For the ranges that are not well-formed UTF-8: the string a TextDecoder makes of them decides. */
+  private readonly decoder = new TextDecoder();
   private bytes: Uint8Array;
   private words: Uint32Array;
   /**
@@ -291,7 +311,8 @@ export class WasmBackend implements MatcherBackend {
   /** One URL that may not fit the standing region, asked of `entry` in a region of its own. */
   private decideLong(entry: DecideEntry, ruleset: number, url: string): number {
     const bytes = utf8Length(url);
-    return this.withRegion(bytes, url.length, (input, scratch) => entry(ruleset, input, this.writeUrl(url, input), scratch));
+    const what = `a URL of ${url.length.toLocaleString('en-US')} characters`;
+    return this.withRegion(bytes, what, (input, scratch) => entry(ruleset, input, this.writeUrl(url, input), scratch));
   }
 
   /**
@@ -299,8 +320,8 @@ export class WasmBackend implements MatcherBackend {
    * or throws, so that bytesInUse is back where it was. An allocation that fails throws the allocator's
    * RangeError before anything was written, and the backend is as it was.
    */
-  private withRegion<T>(bytes: number, units: number, use: (input: number, scratch: number) => T): T {
-    const region = this.allocator.allocate(regionBytes(bytes), `the input of a URL of ${units.toLocaleString('en-US')} characters`);
+  private withRegion<T>(bytes: number, what: string, use: (input: number, scratch: number) => T): T {
+    const region = this.allocator.allocate(regionBytes(bytes), `the input of ${what}`);
     try {
       return use(region, region + scratchOffset(bytes));
     } finally {
@@ -337,6 +358,74 @@ export class WasmBackend implements MatcherBackend {
       out.set(this.bytes.subarray(this.outPointer, this.outPointer + count), first);
       first += count;
     }
+  }
+
+  /**
+   * @internal Writes into out[i] the verdict for the UTF-8 text in bytes[ranges[2i], ranges[2i + 1]), for i
+   * below `count`, read as `new TextDecoder().decode()` reads it. The caller checked the ranges.
+   */
+  decideBytes(ruleset: number, bytes: Uint8Array, ranges: Uint32Array, count: number, out: Uint8Array): void {
+    checkLive(ruleset);
+    const table = this.tablePointer >>> 2;
+    let first = 0;
+    while (first < count) {
+      const start = ranges[first * 2] as number;
+      const end = ranges[first * 2 + 1] as number;
+      if (end - start > INPUT_BYTES) {
+        out[first] = this.decideLongRange(ruleset, bytes, start, end);
+        first++;
+        continue;
+      }
+      // A chunk: as many ranges as the span they cover fits the region, at most BATCH_RANGES.
+      let low = start;
+      let high = end;
+      let n = 1;
+      while (first + n < count && n < BATCH_RANGES) {
+        const nextStart = ranges[(first + n) * 2] as number;
+        const nextEnd = ranges[(first + n) * 2 + 1] as number;
+        const spanLow = nextStart < low ? nextStart : low;
+        const spanHigh = nextEnd > high ? nextEnd : high;
+        if (spanHigh - spanLow > INPUT_BYTES) break;
+        low = spanLow;
+        high = spanHigh;
+        n++;
+      }
+      this.bytes.set(bytes.subarray(low, high), this.inputPointer);
+      const words = this.words;
+      for (let i = 0; i < n * RANGE_ENTRY_WORDS; i++) words[table + i] = (ranges[first * 2 + i] as number) - low;
+      const invalid = this.exports.decideRanges(ruleset, this.inputPointer, this.tablePointer, n, this.scratchPointer, this.outPointer);
+      out.set(this.bytes.subarray(this.outPointer, this.outPointer + n), first);
+      if (invalid > 0) {
+        for (let i = first; i < first + n; i++) {
+          if (out[i] === RANGE_NOT_UTF8) out[i] = this.decideText(ruleset, bytes, ranges[i * 2] as number, ranges[i * 2 + 1] as number);
+        }
+      }
+      first += n;
+    }
+  }
+
+  /**
+   * The verdict for bytes[start, end) that are not UTF-8: that of the string a TextDecoder makes of them (from
+   * a copy: a decoder may refuse a view of shared memory).
+   */
+  private decideText(ruleset: number, bytes: Uint8Array, start: number, end: number): number {
+    return this.isAllowed(ruleset, this.decoder.decode(bytes.slice(start, end))) ? 1 : 0;
+  }
+
+  /** One range too long for the standing region, in a region of its own (like decideLong). */
+  private decideLongRange(ruleset: number, bytes: Uint8Array, start: number, end: number): number {
+    const length = end - start;
+    const verdict = this.withRegion(length, `a URL of ${length.toLocaleString('en-US')} bytes`, (input, scratch) => {
+      this.bytes.set(bytes.subarray(start, end), input);
+      const words = this.words;
+      const table = this.tablePointer >>> 2;
+      words[table] = 0;
+      words[table + 1] = length;
+      this.exports.decideRanges(ruleset, input, this.tablePointer, 1, scratch, this.outPointer);
+      return this.bytes[this.outPointer] as number;
+    });
+    // Not UTF-8: decided as its text, once the region above is given back.
+    return verdict === RANGE_NOT_UTF8 ? this.decideText(ruleset, bytes, start, end) : verdict;
   }
 
   /**
@@ -455,6 +544,10 @@ class WasmRuleset implements LoadedRuleset {
 
   decideMany(urls: readonly string[], out: Uint8Array): void {
     this.backend.decideMany(this.pointer(), urls, out);
+  }
+
+  decideBytes(bytes: Uint8Array, ranges: Uint32Array, count: number, out: Uint8Array): void {
+    this.backend.decideBytes(this.pointer(), bytes, ranges, count, out);
   }
 
   free(): void {
