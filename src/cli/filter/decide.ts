@@ -82,15 +82,82 @@ function joined(parts: readonly Uint8Array[]): Uint8Array {
   return out;
 }
 
-/** Decides every line of `batch` (whole lines; the last may lack its newline only at the end of input). */
+/** Verdict codes of a batch's lines, before they are written. */
+const ALLOWED = 1;
+const DISALLOWED = 0;
+const MALFORMED = 2;
+const VERDICT_NAMES = ['disallowed', 'allowed', 'malformed'] as const;
+
+/** Lines of one host's rules whose URLs are byte ranges of the batch: decided together, in one crossing. */
+interface RangeGroup {
+  readonly rules: AgentRules;
+  readonly lines: number[];
+  readonly ranges: number[];
+}
+
+/**
+ * Decides every line of `batch` (whole lines; the last may lack its newline only at the end of input), in
+ * two passes: the lines are read and grouped by their host's rules, each group decided through the bytes
+ * entry (rules.isAllowedBytes), and then written in order. A line whose URL had to be decoded (a JSON
+ * field), or whose rule is shown (--annotate, jsonl), is decided on its own through the string API.
+ */
 export function decideBatch(batch: Uint8Array, settings: FilterSettings, source: RobotsSource): BatchResult {
-  const parts: Uint8Array[] = [];
   const field: UrlField = { start: 0, end: 0, text: undefined, host: undefined, hostAlternative: undefined };
   const decision: Decision = { verdict: 'malformed', ruleLine: 0, rule: '' };
   const explain = settings.annotate || settings.output === 'jsonl';
   const hosts = new Set<string>();
   const hostsWithoutRobots = new Set<string>();
-  let lines = 0;
+  const groups = new Map<AgentRules, RangeGroup>();
+  const hostRules = new Map<string, HostRules>();
+  // Per line: where it starts, where its content ends (before CR LF), where the next starts; its verdict.
+  const starts: number[] = [];
+  const ends: number[] = [];
+  const nexts: number[] = [];
+  const verdicts: number[] = [];
+  const explained: (Decision & { url: string })[] = [];
+
+  for (let start = 0; start < batch.length; ) {
+    const line = starts.length;
+    const newline = batch.indexOf(NEWLINE, start);
+    const next = newline < 0 ? batch.length : newline + 1;
+    let end = newline < 0 ? batch.length : newline;
+    if (end > start && batch[end - 1] === CR) end--;
+    starts.push(start);
+    ends.push(end);
+    nexts.push(next);
+    verdicts.push(MALFORMED);
+    const lineStart = start;
+    start = next;
+    if (!readUrlField(batch, lineStart, end, settings.shape, source.needsHost, field)) continue;
+    // Looked up once per host and batch: the source's LRU is touched once, not once a line.
+    let rules = field.host === undefined ? undefined : hostRules.get(field.host);
+    if (rules === undefined) {
+      rules = source.rulesFor(field.host, field.hostAlternative);
+      if (field.host !== undefined) hostRules.set(field.host, rules);
+    }
+    if (field.host !== undefined) {
+      hosts.add(field.host);
+      if (rules === null) hostsWithoutRobots.add(field.host);
+    }
+    if (!explain && field.text === undefined && rules !== null && typeof rules !== 'string') {
+      let group = groups.get(rules);
+      if (group === undefined) groups.set(rules, (group = { rules, lines: [], ranges: [] }));
+      group.lines.push(line);
+      group.ranges.push(field.start, field.end);
+      continue;
+    }
+    const url = field.text ?? utf8.decode(batch.subarray(field.start, field.end));
+    decideLine(rules, url, settings, explain, decision);
+    verdicts[line] = decision.verdict === 'allowed' ? ALLOWED : DISALLOWED;
+    if (explain) explained[line] = { ...decision, url };
+  }
+
+  for (const group of groups.values()) {
+    const out = group.rules.isAllowedBytes(batch, Uint32Array.from(group.ranges));
+    for (let i = 0; i < group.lines.length; i++) verdicts[group.lines[i] as number] = out[i] as number;
+  }
+
+  const parts: Uint8Array[] = [];
   let allowed = 0;
   let disallowed = 0;
   let malformed = 0;
@@ -102,61 +169,45 @@ export function decideBatch(batch: Uint8Array, settings: FilterSettings, source:
     if (runStart >= 0) parts.push(batch.subarray(runStart, runEnd));
     runStart = -1;
   };
-
-  for (let start = 0; start < batch.length; lines++) {
-    const newline = batch.indexOf(NEWLINE, start);
-    const next = newline < 0 ? batch.length : newline + 1;
-    let end = newline < 0 ? batch.length : newline;
-    if (end > start && batch[end - 1] === CR) end--;
-
-    let url: string | undefined;
-    if (readUrlField(batch, start, end, settings.shape, source.needsHost, field)) {
-      url = field.text ?? utf8.decode(batch.subarray(field.start, field.end));
-      const rules = source.rulesFor(field.host, field.hostAlternative);
-      if (field.host !== undefined) {
-        hosts.add(field.host);
-        if (rules === null) hostsWithoutRobots.add(field.host);
-      }
-      decideLine(rules, url, settings, explain, decision);
-    } else {
-      decision.verdict = 'malformed';
-      decision.ruleLine = 0;
-      decision.rule = '';
-    }
-    if (decision.verdict === 'allowed') allowed++;
-    else if (decision.verdict === 'disallowed') disallowed++;
+  for (let line = 0; line < starts.length; line++) {
+    const verdict = verdicts[line] as number;
+    if (verdict === ALLOWED) allowed++;
+    else if (verdict === DISALLOWED) disallowed++;
     else {
       malformed++;
-      if (firstMalformed < 0) firstMalformed = lines;
+      if (firstMalformed < 0) firstMalformed = line;
     }
-
-    if (wanted(decision.verdict, settings)) {
-      if (settings.output === 'jsonl') {
-        flushRun();
-        const object =
-          decision.verdict === 'malformed'
-            ? { url: null, malformed: true }
-            : { url, allowed: decision.verdict === 'allowed', line: decision.ruleLine, rule: decision.rule === '' ? null : decision.rule };
-        parts.push(encoder.encode(`${JSON.stringify(object)}\n`));
-      } else if (settings.annotate) {
-        flushRun();
-        parts.push(batch.subarray(start, end), encoder.encode(`\t${decision.verdict}\t${decision.ruleLine}\t${decision.rule}\n`));
-      } else if (newline < 0) {
-        flushRun();
-        parts.push(batch.subarray(start, end), Uint8Array.of(NEWLINE));
-      } else {
-        if (runStart < 0) runStart = start;
-        runEnd = next;
-      }
-    } else {
+    const name = VERDICT_NAMES[verdict] as Verdict;
+    const start = starts[line] as number;
+    const end = ends[line] as number;
+    const next = nexts[line] as number;
+    if (!wanted(name, settings)) {
       flushRun();
+      continue;
     }
-    start = next;
+    const shown = explained[line];
+    if (settings.output === 'jsonl') {
+      flushRun();
+      const object =
+        shown === undefined
+          ? { url: null, malformed: true }
+          : { url: shown.url, allowed: name === 'allowed', line: shown.ruleLine, rule: shown.rule === '' ? null : shown.rule };
+      parts.push(encoder.encode(`${JSON.stringify(object)}\n`));
+    } else if (settings.annotate) {
+      flushRun();
+      parts.push(batch.subarray(start, end), encoder.encode(`\t${name}\t${shown?.ruleLine ?? 0}\t${shown?.rule ?? ''}\n`));
+    } else if (batch[next - 1] !== NEWLINE) {
+      flushRun();
+      parts.push(batch.subarray(start, end), Uint8Array.of(NEWLINE));
+    } else {
+      if (runStart < 0) runStart = start;
+      runEnd = next;
+    }
   }
   flushRun();
   return {
     output: joined(parts),
-    lines,
+    lines: starts.length,
     allowed,
     disallowed,
     malformed,

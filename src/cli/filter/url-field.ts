@@ -81,12 +81,25 @@ function readHost(bytes: Uint8Array, start: number, end: number, field: UrlField
   }
   if (bytes[hostEnd] === COLON) port = latin1(bytes, hostEnd + 1, authorityEnd);
   if (hostEnd === hostStart) return false;
-  return setHost(field, new TextDecoder().decode(bytes.subarray(hostStart, hostEnd)), port, defaultPort);
+  return setHost(field, hostText(bytes, hostStart, hostEnd), port, defaultPort);
+}
+
+const utf8 = new TextDecoder();
+
+/** The host's bytes as text, lower-cased: by hand for ASCII (most hosts), by the decoder for the rest. */
+function hostText(bytes: Uint8Array, start: number, end: number): string {
+  let text = '';
+  for (let i = start; i < end; i++) {
+    const byte = bytes[i] as number;
+    if (byte >= 0x80) return utf8.decode(bytes.subarray(start, end)).toLowerCase();
+    text += String.fromCharCode(lower(byte));
+  }
+  return text;
 }
 
 /** The host's file names (above) for a host, its port as written ('' for none) and its scheme's default port. */
 function setHost(field: UrlField, host: string, port: string, defaultPort: string): boolean {
-  if (!/^\d*$/.test(port) || port.length > 5) return false;
+  if (port !== '' && (!/^\d+$/.test(port) || port.length > 5)) return false;
   const lowered = host.toLowerCase();
   const effective = port === '' ? defaultPort : String(Number(port));
   const isDefault = effective === defaultPort;
