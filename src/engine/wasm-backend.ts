@@ -7,8 +7,9 @@
  * one native TextEncoder.encodeInto of the joined URLs; any other chunk is written URL by URL by hand.
  *
  * Byte ranges (decideBytes: UTF-8 text the caller holds as bytes, read as TextDecoder reads it) go in chunks
- * too: the span of the caller's bytes that a chunk's ranges cover is copied in with one set(), and the
- * ranges, made relative to it, go in the table as pairs (the layout below, RANGE_ENTRY_WORDS). The matcher
+ * too: the span of the caller's bytes that a chunk's ranges cover is copied in with one set() when it fits
+ * the region, else the ranges are gathered one after another; either way the table gets the ranges' places
+ * in the region as pairs (the layout below, RANGE_ENTRY_WORDS). The matcher
  * checks each range is well-formed UTF-8 and decides it; a range that is not (RANGE_NOT_UTF8, rare) is
  * decoded here and decided as that string, since the U+FFFD a TextDecoder puts for bad bytes is encoded
  * differently from the bytes themselves.
@@ -57,6 +58,8 @@ const BATCH_URLS = 4096;
 const RANGE_ENTRY_WORDS = 2;
 const RANGE_NOT_UTF8 = 2;
 const BATCH_RANGES = Math.floor((BATCH_URLS + 1) / RANGE_ENTRY_WORDS);
+/** Ranges up to this long are gathered byte by byte: cheaper than the view a set() needs. */
+const GATHER_BY_HAND = 128;
 /** Bytes of compiled rulesets kept resident in linear memory; beyond, the least recently used go. */
 export const RESIDENT_BUDGET = 64 * 1024 * 1024;
 
@@ -376,23 +379,39 @@ export class WasmBackend implements MatcherBackend {
         first++;
         continue;
       }
-      // A chunk: as many ranges as the span they cover fits the region, at most BATCH_RANGES.
+      // A chunk: as many ranges as fit the region together, at most BATCH_RANGES. When the span of the
+      // caller's bytes they cover fits too (lines next to each other), it is copied with one set();
+      // else (one host's lines scattered over a batch) each range is gathered in after the one before.
       let low = start;
       let high = end;
+      let total = end - start;
       let n = 1;
       while (first + n < count && n < BATCH_RANGES) {
         const nextStart = ranges[(first + n) * 2] as number;
         const nextEnd = ranges[(first + n) * 2 + 1] as number;
-        const spanLow = nextStart < low ? nextStart : low;
-        const spanHigh = nextEnd > high ? nextEnd : high;
-        if (spanHigh - spanLow > INPUT_BYTES) break;
-        low = spanLow;
-        high = spanHigh;
+        if (total + nextEnd - nextStart > INPUT_BYTES) break;
+        total += nextEnd - nextStart;
+        if (nextStart < low) low = nextStart;
+        if (nextEnd > high) high = nextEnd;
         n++;
       }
-      this.bytes.set(bytes.subarray(low, high), this.inputPointer);
       const words = this.words;
-      for (let i = 0; i < n * RANGE_ENTRY_WORDS; i++) words[table + i] = (ranges[first * 2 + i] as number) - low;
+      if (high - low <= INPUT_BYTES) {
+        this.bytes.set(bytes.subarray(low, high), this.inputPointer);
+        for (let i = 0; i < n * RANGE_ENTRY_WORDS; i++) words[table + i] = (ranges[first * 2 + i] as number) - low;
+      } else {
+        const input = this.bytes;
+        let at = 0;
+        for (let i = 0; i < n; i++) {
+          const from = ranges[(first + i) * 2] as number;
+          const to = ranges[(first + i) * 2 + 1] as number;
+          words[table + i * RANGE_ENTRY_WORDS] = at;
+          if (to - from > GATHER_BY_HAND) input.set(bytes.subarray(from, to), this.inputPointer + at);
+          else for (let k = from, into = this.inputPointer + at; k < to; k++, into++) input[into] = bytes[k] as number;
+          at += to - from;
+          words[table + i * RANGE_ENTRY_WORDS + 1] = at;
+        }
+      }
       const invalid = this.exports.decideRanges(ruleset, this.inputPointer, this.tablePointer, n, this.scratchPointer, this.outPointer);
       out.set(this.bytes.subarray(this.outPointer, this.outPointer + n), first);
       if (invalid > 0) {

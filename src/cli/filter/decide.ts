@@ -102,7 +102,7 @@ interface RangeGroup {
  * field), or whose rule is shown (--annotate, jsonl), is decided on its own through the string API.
  */
 export function decideBatch(batch: Uint8Array, settings: FilterSettings, source: RobotsSource): BatchResult {
-  const field: UrlField = { start: 0, end: 0, text: undefined, host: undefined, hostAlternative: undefined };
+  const field: UrlField = { start: 0, end: 0, text: undefined, host: undefined, defaultPort: undefined };
   const decision: Decision = { verdict: 'malformed', ruleLine: 0, rule: '' };
   const explain = settings.annotate || settings.output === 'jsonl';
   const hosts = new Set<string>();
@@ -132,7 +132,7 @@ export function decideBatch(batch: Uint8Array, settings: FilterSettings, source:
     // Looked up once per host and batch: the source's LRU is touched once, not once a line.
     let rules = field.host === undefined ? undefined : hostRules.get(field.host);
     if (rules === undefined) {
-      rules = source.rulesFor(field.host, field.hostAlternative);
+      rules = source.rulesFor(field.host, field.defaultPort);
       if (field.host !== undefined) hostRules.set(field.host, rules);
     }
     if (field.host !== undefined) {

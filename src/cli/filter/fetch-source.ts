@@ -67,7 +67,7 @@ export class FetchResolver {
 
   /** Fetches the robots.txt of every host of `batch` not fetched yet. */
   async prepare(batch: Uint8Array): Promise<void> {
-    const field: UrlField = { start: 0, end: 0, text: undefined, host: undefined, hostAlternative: undefined };
+    const field: UrlField = { start: 0, end: 0, text: undefined, host: undefined, defaultPort: undefined };
     const wanted = new Map<string, string>();
     for (let start = 0; start < batch.length; ) {
       const newline = batch.indexOf(0x0a, start);

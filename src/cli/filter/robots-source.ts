@@ -19,8 +19,11 @@ export type HostRules = AgentRules | FetchedVerdict | null;
 export type FetchedVerdict = 'allow-all' | 'disallow-all';
 
 export interface RobotsSource {
-  /** The rules for a host (or for every URL, for a single file); `alternative` is the host's other file name. */
-  rulesFor(host: string | undefined, alternative: string | undefined): HostRules;
+  /**
+   * The rules for a host (or for every URL, for a single file); `defaultPort`, when the URL uses its scheme's
+   * default port, names the host's other possible file (`host_443`).
+   */
+  rulesFor(host: string | undefined, defaultPort: string | undefined): HostRules;
   /** Whether a URL must name a host to be decided. */
   readonly needsHost: boolean;
 }
@@ -106,10 +109,11 @@ export class DirectorySource implements RobotsSource {
     this.cache = new RulesLru(settings.cacheBytes);
   }
 
-  rulesFor(host: string | undefined, alternative: string | undefined): HostRules {
+  rulesFor(host: string | undefined, defaultPort: string | undefined): HostRules {
     if (host === undefined) return null;
     const known = this.cache.get(host);
     if (known !== undefined) return known;
+    const alternative = defaultPort === undefined ? undefined : `${host}_${defaultPort}`;
     let body = isFileName(host) ? readBounded(join(this.dir, host), this.settings.maxRobotsBytes) : null;
     if (body === null && alternative !== undefined && isFileName(alternative)) body = readBounded(join(this.dir, alternative), this.settings.maxRobotsBytes);
     const rules = body === null ? null : compile(body, this.settings);

@@ -29,8 +29,8 @@ export interface UrlField {
   end: number;
   text: string | undefined;
   host: string | undefined;
-  /** The host's file under the other name a default port may have (`host_443`), or undefined. */
-  hostAlternative: string | undefined;
+  /** The scheme's default port when the URL uses it: the host's file may be named `host_PORT` too. */
+  defaultPort: string | undefined;
 }
 
 function lower(byte: number): number {
@@ -59,7 +59,7 @@ function readHost(bytes: Uint8Array, start: number, end: number, field: UrlField
     defaultPort = '80';
   } else {
     field.host = undefined;
-    field.hostAlternative = undefined;
+    field.defaultPort = undefined;
     return bytes[start] === SLASH;
   }
   let authorityEnd = at;
@@ -88,6 +88,7 @@ const utf8 = new TextDecoder();
 
 /** The host's bytes as text, lower-cased: by hand for ASCII (most hosts), by the decoder for the rest. */
 function hostText(bytes: Uint8Array, start: number, end: number): string {
+  // Lower-cased here: setHost's toLowerCase() then finds nothing to change.
   let text = '';
   for (let i = start; i < end; i++) {
     const byte = bytes[i] as number;
@@ -99,12 +100,17 @@ function hostText(bytes: Uint8Array, start: number, end: number): string {
 
 /** The host's file names (above) for a host, its port as written ('' for none) and its scheme's default port. */
 function setHost(field: UrlField, host: string, port: string, defaultPort: string): boolean {
-  if (port !== '' && (!/^\d+$/.test(port) || port.length > 5)) return false;
+  if (port === '') {
+    field.host = host.toLowerCase();
+    field.defaultPort = defaultPort;
+    return true;
+  }
+  if (!/^\d+$/.test(port) || port.length > 5) return false;
   const lowered = host.toLowerCase();
-  const effective = port === '' ? defaultPort : String(Number(port));
+  const effective = String(Number(port));
   const isDefault = effective === defaultPort;
   field.host = isDefault ? lowered : `${lowered}_${effective}`;
-  field.hostAlternative = isDefault ? `${lowered}_${defaultPort}` : undefined;
+  field.defaultPort = isDefault ? defaultPort : undefined;
   return true;
 }
 
@@ -188,7 +194,7 @@ function accessLogField(bytes: Uint8Array, start: number, end: number, field: Ur
   }
   if (vhost === undefined) {
     field.host = undefined;
-    field.hostAlternative = undefined;
+    field.defaultPort = undefined;
     return true;
   }
   // A vhost's port is the server's: 443 is https's default, anything else names itself.
