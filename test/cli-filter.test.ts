@@ -271,5 +271,11 @@ describe('--fetch', () => {
     expect(readFileSync(join(saved, siteFile), 'utf8')).toBe('User-agent: *\nDisallow: /private/\n');
     const again = await run(['--agent', 'ExampleBot', '--robots-dir', saved, '--emit', 'all', '--annotate', '-q'], input);
     expect(again.stdout.equals(result.stdout)).toBe(true);
+    // Fetched in the main thread, decided in it (--workers 1) or in workers (2): the same bytes, each host fetched once.
+    const inline = await run(['--agent', 'ExampleBot', '--fetch', '--workers', '1', '--emit', 'all', '--annotate', '-q'], input);
+    const threaded = await run(['--agent', 'ExampleBot', '--fetch', '--workers', '2', '--emit', 'all', '--annotate', '-q'], input);
+    expect(inline.stdout.equals(result.stdout)).toBe(true);
+    expect(threaded.stdout.equals(result.stdout)).toBe(true);
+    expect(site.count()).toBe(3);
   });
 });

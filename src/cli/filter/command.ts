@@ -11,7 +11,7 @@ import { FetchResolver } from './fetch-source.js';
 import { batchesOf, inputSize, readInputs, type OverlongSegment } from './input.js';
 import { readFilterOptions, type FilterOptions } from './options.js';
 import { WorkerPool, type BatchDecider } from './pool.js';
-import { HandedSource, openSource } from './robots-source.js';
+import { HandedSource, openSource, type FetchedVerdict } from './robots-source.js';
 import { Tally } from './progress.js';
 
 export const FILTER_HELP = `robotstxt filter: keep the URL lines a crawler may fetch.
@@ -53,7 +53,7 @@ Output:
   --strict               a malformed line is an error (exit 2) that names its line number
   -q, --quiet            no progress and no summary on stderr
   --workers N            worker threads (default: the number of cores); the output is the same bytes for any N.
-                         With --fetch, lines are decided in the main thread.
+                         With --fetch, the main thread fetches and the workers decide.
 
 Malformed lines (no http(s) URL or path where one is expected, no host where one is needed, lines over
 64 KiB, binary garbage) are counted, and written only with --emit all. Exit codes: 0 done; 2 usage or
@@ -62,20 +62,21 @@ input errors (and --strict's malformed line).
 Example:
   robotstxt filter --agent ExampleBot --robots-dir robots/ --annotate --emit all urls.txt.gz`;
 
-/** Batches decided in this thread; with --fetch, their hosts' files fetched first. */
+/** Batches decided in this thread. */
 class InlineDecider implements BatchDecider {
   readonly inFlight = 1;
   private readonly source;
-  private readonly resolver: FetchResolver | undefined;
 
   constructor(private readonly options: FilterOptions) {
     this.source = openSource(options);
-    this.resolver = this.source instanceof HandedSource ? new FetchResolver(options, this.source) : undefined;
   }
 
   async decide(bytes: Uint8Array): Promise<BatchResult> {
-    await this.resolver?.prepare(bytes);
     return decideBatch(bytes, this.options, this.source);
+  }
+
+  hand(host: string, body: Uint8Array | FetchedVerdict): void {
+    if (this.source instanceof HandedSource) this.source.hand(host, body);
   }
 
   async close(): Promise<void> {}
@@ -143,7 +144,9 @@ export async function runFilter(args: readonly string[]): Promise<number> {
   checkRobotsSource(options);
   const totalBytes = inputSize(options.files);
   const tally = new Tally(!options.quiet, totalBytes);
-  const decider: BatchDecider = options.workers > 1 && options.robots.kind !== 'fetch' ? new WorkerPool(options.workers, options) : new InlineDecider(options);
+  const decider: BatchDecider = options.workers > 1 ? new WorkerPool(options.workers, options) : new InlineDecider(options);
+  // With --fetch, this thread fetches each batch's new hosts' files and hands them to the deciding threads.
+  const resolver = options.robots.kind === 'fetch' ? new FetchResolver(options, (host, body) => decider.hand(host, body)) : undefined;
   const output = new Output();
   const queue: Promise<BatchResult>[] = [];
   const lastByte = { value: 0x0a };
@@ -170,6 +173,7 @@ export async function runFilter(args: readonly string[]): Promise<number> {
         for (const part of overlongOutput(item, options, lastByte)) await output.write(part);
         continue;
       }
+      await resolver?.prepare(item.bytes);
       queue.push(decider.decide(item.bytes));
       // A rejected batch is reported when its turn comes; until then it must not count as unhandled.
       queue[queue.length - 1]?.catch(() => undefined);

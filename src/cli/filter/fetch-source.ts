@@ -10,7 +10,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fetchRobotsTxt, type FetchInit, type ResponseShape } from '../library.js';
 import type { FilterSettings, RobotsSourceSetting } from './options.js';
-import type { HandedSource } from './robots-source.js';
+import type { FetchedVerdict } from './robots-source.js';
 import { readUrlField, type UrlField } from './url-field.js';
 
 type FetchSetting = Extract<RobotsSourceSetting, { kind: 'fetch' }>;
@@ -48,9 +48,10 @@ export class FetchResolver {
   private readonly bodies = new Map<string, Promise<Uint8Array>>();
   private readonly setting: FetchSetting;
 
+  /** `hand` gets each host's file (or the verdict that stands for one), for the threads that decide. */
   constructor(
     private readonly settings: FilterSettings,
-    private readonly source: HandedSource,
+    private readonly hand: (host: string, body: Uint8Array | FetchedVerdict) => void,
   ) {
     this.setting = settings.robots as FetchSetting;
     if (this.setting.saveDir !== undefined) mkdirSync(this.setting.saveDir, { recursive: true });
@@ -101,13 +102,9 @@ export class FetchResolver {
     const result = await fetchRobotsTxt(origin, { userAgent: this.setting.userAgent, timeoutMs: this.setting.timeoutMs, profile: this.settings.profile, maxBytes: this.settings.maxRobotsBytes, fetch: this.fetch });
     const body = result.outcome === 'rules' ? await this.bodies.get(result.finalUrl) : undefined;
     for (const url of this.bodies.keys()) if (url.startsWith(origin)) this.bodies.delete(url);
-    if (result.outcome === 'rules') {
-      // The bytes when the copy was kept (always, unless the body stream failed), else the parse itself.
-      this.source.hand(host, body ?? result.robots.forAgent(this.settings.agent));
-      if (body !== undefined) result.robots.dispose();
-    } else {
-      this.source.hand(host, result.outcome);
-    }
+    result.robots?.dispose();
+    // A 2xx whose copy could not be read is one whose body the library could not read either: it has no rules.
+    this.hand(host, result.outcome === 'rules' ? (body ?? 'disallow-all') : result.outcome);
     const saveDir = this.setting.saveDir;
     if (saveDir !== undefined && result.outcome !== 'disallow-all' && !/[/\\\0]/.test(host) && host !== '.' && host !== '..') {
       writeFileSync(join(saveDir, host), body ?? new Uint8Array(0));

@@ -5,12 +5,15 @@
 import { Worker } from 'node:worker_threads';
 import type { BatchResult } from './decide.js';
 import type { FilterSettings } from './options.js';
+import type { FetchedVerdict } from './robots-source.js';
 
 export interface BatchDecider {
   /** The result of `bytes`, decided in turn; results come back in the order of the calls. */
   decide(bytes: Uint8Array): Promise<BatchResult>;
   /** Batches that may be in flight before the caller waits for the oldest. */
   readonly inFlight: number;
+  /** With --fetch: a host's file, for every thread that decides, before any batch that names the host. */
+  hand(host: string, body: Uint8Array | FetchedVerdict): void;
   close(): Promise<void>;
 }
 
@@ -54,6 +57,10 @@ export class WorkerPool implements BatchDecider {
       this.pending.set(sequence, { resolve, reject });
       worker.postMessage({ sequence, bytes: owned }, [owned.buffer as ArrayBuffer]);
     });
+  }
+
+  hand(host: string, body: Uint8Array | FetchedVerdict): void {
+    for (const worker of this.workers) worker.postMessage({ host, body });
   }
 
   async close(): Promise<void> {

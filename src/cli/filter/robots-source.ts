@@ -141,14 +141,14 @@ export class SingleFileSource implements RobotsSource {
 export class HandedSource implements RobotsSource {
   readonly needsHost = true;
   private readonly cache: RulesLru;
-  private readonly bodies = new Map<string, Uint8Array | FetchedVerdict | AgentRules>();
+  private readonly bodies = new Map<string, Uint8Array | FetchedVerdict>();
 
   constructor(private readonly settings: FilterSettings) {
     this.cache = new RulesLru(settings.cacheBytes);
   }
 
   /** A fetched file, or the verdict that stands for one, kept until its host is first asked. */
-  hand(host: string, body: Uint8Array | FetchedVerdict | AgentRules): void {
+  hand(host: string, body: Uint8Array | FetchedVerdict): void {
     this.bodies.set(host, body);
   }
 
@@ -158,7 +158,7 @@ export class HandedSource implements RobotsSource {
     if (known !== undefined) return known;
     const body = this.bodies.get(host);
     this.bodies.delete(host);
-    const rules = body === undefined ? null : typeof body === 'string' || !(body instanceof Uint8Array) ? body : compile(body, this.settings);
+    const rules = body === undefined ? null : typeof body === 'string' ? body : compile(body, this.settings);
     this.cache.set(host, rules);
     return rules;
   }

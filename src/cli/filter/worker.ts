@@ -1,16 +1,23 @@
 /**
  * A worker thread of `filter --workers N`: decides the batches the main thread posts, with robots files of
  * its own (each thread compiles the hosts it meets once, in its own bounded LRU), and posts each batch's
- * output back with its sequence number. Only local robots sources run here (a directory, one file).
+ * output back with its sequence number. With --fetch, the main thread fetches and posts each host's file
+ * (HandedFile) before the first batch that names it.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { decideBatch } from './decide.js';
 import type { FilterSettings } from './options.js';
-import { openSource } from './robots-source.js';
+import { HandedSource, openSource, type FetchedVerdict } from './robots-source.js';
 
 export interface BatchRequest {
   readonly sequence: number;
   readonly bytes: Uint8Array;
+}
+
+/** With --fetch: a host's file the main thread fetched, posted before the first batch that names the host. */
+export interface HandedFile {
+  readonly host: string;
+  readonly body: Uint8Array | FetchedVerdict;
 }
 
 const settings = workerData as FilterSettings;
@@ -18,7 +25,12 @@ const source = openSource(settings);
 const port = parentPort;
 if (port === null) throw new Error('cli-worker.js runs as a worker thread of robotstxt filter');
 
-port.on('message', ({ sequence, bytes }: BatchRequest) => {
+port.on('message', (message: BatchRequest | HandedFile) => {
+  if ('host' in message) {
+    if (source instanceof HandedSource) source.hand(message.host, message.body);
+    return;
+  }
+  const { sequence, bytes } = message;
   try {
     const result = decideBatch(bytes, settings, source);
     port.postMessage({ sequence, result }, [result.output.buffer as ArrayBuffer]);
