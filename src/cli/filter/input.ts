@@ -74,11 +74,11 @@ async function* chunksOf(stream: Readable, onRead: (bytes: number) => void): Asy
 
 /** Every input's chunks, in order (stdin when there are no files). */
 export async function* readInputs(files: readonly string[], onRead: (bytes: number) => void): AsyncGenerator<Uint8Array> {
-  if (files.length === 0) {
-    yield* chunksOf(process.stdin, onRead);
-    return;
+  const streams = files.length === 0 ? [() => process.stdin] : files.map((file) => () => createReadStream(file, { highWaterMark: 256 * 1024 }));
+  for (const open of streams) {
+    // Plain Uint8Array views of Node's Buffers: the line scanners then see one kind of array, not two.
+    for await (const chunk of chunksOf(open(), onRead)) yield new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length);
   }
-  for (const file of files) yield* chunksOf(createReadStream(file, { highWaterMark: 256 * 1024 }), onRead);
 }
 
 function concat(parts: readonly Uint8Array[], length: number): Uint8Array {

@@ -70,6 +70,55 @@ function readHost(bytes: Uint8Array, start: number, end: number, field: UrlField
   }
   let hostStart = at;
   for (let i = at; i < authorityEnd; i++) if (bytes[i] === AT) hostStart = i + 1;
+  // A host and port met before: its names without building a string (most lines of a log repeat a host).
+  const https = defaultPort === '443';
+  let hash = https ? 0x811c9dc5 : 0x050c5d1f;
+  for (let i = hostStart; i < authorityEnd; i++) hash = Math.imul(hash ^ lower(bytes[i] as number), 0x01000193);
+  // 30 bits: a small integer as a map key, not a heap number.
+  hash &= 0x3fffffff;
+  for (let known = knownHosts.get(hash); known !== undefined; known = known.next) {
+    if (sameAuthority(known, bytes, hostStart, authorityEnd, https)) {
+      field.host = known.host;
+      field.defaultPort = known.defaultPort;
+      return known.valid;
+    }
+  }
+  const valid = hostAndPort(bytes, hostStart, authorityEnd, defaultPort, field);
+  rememberHost(hash, bytes, hostStart, authorityEnd, https, valid, field);
+  return valid;
+}
+
+/** What an authority (host and port, after any userinfo) was read as, found again by its bytes. */
+interface KnownHost {
+  /** The authority's bytes, ASCII letters lower-cased. */
+  readonly bytes: Uint8Array;
+  readonly https: boolean;
+  readonly valid: boolean;
+  readonly host: string | undefined;
+  readonly defaultPort: string | undefined;
+  /** Another authority of the same hash. */
+  readonly next: KnownHost | undefined;
+}
+
+/** Authorities remembered per thread; past this many, the table starts over (it is only a shortcut). */
+const MAX_KNOWN_HOSTS = 1 << 16;
+const knownHosts = new Map<number, KnownHost>();
+
+function sameAuthority(known: KnownHost, bytes: Uint8Array, start: number, end: number, https: boolean): boolean {
+  if (known.https !== https || known.bytes.length !== end - start) return false;
+  for (let i = 0; i < known.bytes.length; i++) if (known.bytes[i] !== lower(bytes[start + i] as number)) return false;
+  return true;
+}
+
+function rememberHost(hash: number, bytes: Uint8Array, start: number, end: number, https: boolean, valid: boolean, field: UrlField): void {
+  if (knownHosts.size >= MAX_KNOWN_HOSTS) knownHosts.clear();
+  const lowered = new Uint8Array(end - start);
+  for (let i = 0; i < lowered.length; i++) lowered[i] = lower(bytes[start + i] as number);
+  knownHosts.set(hash, { bytes: lowered, https, valid, host: field.host, defaultPort: field.defaultPort, next: knownHosts.get(hash) });
+}
+
+/** Reads the host and port of an authority, bytes[hostStart, authorityEnd), into `field`. */
+function hostAndPort(bytes: Uint8Array, hostStart: number, authorityEnd: number, defaultPort: string, field: UrlField): boolean {
   let hostEnd = authorityEnd;
   let port = '';
   if (bytes[hostStart] === OPEN_BRACKET) {
