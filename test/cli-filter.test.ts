@@ -5,7 +5,7 @@
  * parallel rely on, agreement with the library's string API, --fetch against a server on 127.0.0.1, and
  * memory that stays flat on a large input.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -163,6 +163,22 @@ describe('input', () => {
     const strict = await run([...SOURCE, '--strict'], input);
     expect(strict.code).toBe(2);
     expect(strict.stderr).toMatch(/line 2 holds no URL to decide \(--strict\)/);
+  });
+});
+
+describe('stderr on a terminal', () => {
+  // `script` (util-linux) runs the command on a pseudo-terminal, so that stderr is a TTY there.
+  const hasScript = spawnSync('script', ['--version']).status === 0;
+  if (!hasScript) console.warn('skipped: the progress line needs util-linux `script` to run the command on a terminal');
+
+  it.skipIf(!hasScript)('shows a progress line (lines/s, bytes, hosts) then the summary; --quiet shows neither', () => {
+    const input = file('tty.txt', `${URLS}\n`);
+    const command = (extra: string): string => `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} filter ${SOURCE.join(' ')} ${extra} ${JSON.stringify(input)} > /dev/null`;
+    const shown = spawnSync('script', ['-qec', command(''), '/dev/null'], { cwd: work }).stdout.toString();
+    expect(shown).toMatch(/\r\x1b\[K9 lines, [\d,]+ lines\/s, [\d.]+ KiB \(100 %\), 6 hosts/);
+    expect(shown).toMatch(/lines: 9\r?\nallowed: 3/);
+    const quiet = spawnSync('script', ['-qec', command('--quiet'), '/dev/null'], { cwd: work }).stdout.toString();
+    expect(quiet).toBe('');
   });
 });
 

@@ -33,7 +33,8 @@ export class Tally {
   private readonly hosts = new Set<string>();
   private readonly hostsWithoutRobots = new Set<string>();
   private readonly started = performance.now();
-  private lastDrawn = 0;
+  // The first batch draws at once; later ones at most every REDRAW_MS.
+  private lastDrawn = -Infinity;
 
   constructor(
     private readonly show: boolean,
