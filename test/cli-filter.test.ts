@@ -100,6 +100,16 @@ describe('deciding lines', () => {
     expect(verdicts).toEqual(['allowed', 'disallowed', 'disallowed', 'disallowed', 'disallowed', 'disallowed', 'disallowed', 'disallowed', 'disallowed']);
   });
 
+  it('never reads outside the robots directory: hosts that are not file names have no robots.txt', async () => {
+    // A file next to the directory, which a host of ".." must not reach.
+    file('outside', 'User-agent: *\nDisallow: /\n');
+    const input = ['http://../outside', 'http://./x', 'http://a%2F..%2Foutside/x', 'https://robots/example.com'].join('\n');
+    const result = await run([...SOURCE, '--missing', 'disallow', '--emit', 'all', '--annotate'], input);
+    expect(result.code).toBe(0);
+    expect(result.stdout.toString().split('\n').map((line) => line.split('\t')[1])).toEqual(['disallowed', 'disallowed', 'disallowed', 'disallowed', undefined]);
+    expect(result.stderr).toMatch(/hosts: 4, without robots.txt: 4\n/);
+  });
+
   it('agrees with rules.isAllowed(line) on every line, for any URL text', async () => {
     const { parseRobotsTxt } = (await import(join(ROOT, 'dist/index.js'))) as typeof import('../src/index.js');
     const body = readFileSync(join(ROBOTS, 'example.com'));
