@@ -12,22 +12,11 @@
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { mulberry32 } from '../../bench/workloads.mjs';
 
 const LINES = 3_000;
 const SEED = 0x5eed_c11;
 const OUTPUT = fileURLToPath(new URL('./urls.txt', import.meta.url));
-
-/** mulberry32, as in bench/workloads.mjs: a tiny PRNG that gives the same sequence in every JS engine. */
-function mulberry32(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const random = mulberry32(SEED);
 /** @template T @param {readonly T[]} items @returns {T} */

@@ -10,6 +10,7 @@
 import type { AgentRules } from '../library.js';
 import type { FilterSettings } from './options.js';
 import type { HostRules, RobotsSource } from './robots-source.js';
+import { joined } from './joined.js';
 import { readUrlField, type UrlField } from './url-field.js';
 
 export interface BatchResult {
@@ -63,23 +64,6 @@ function decideLine(rules: HostRules, url: string, settings: FilterSettings, exp
 
 function wanted(verdict: Verdict, settings: FilterSettings): boolean {
   return settings.emit === 'all' || verdict === settings.emit;
-}
-
-/**
- * The parts as one array that owns its buffer (not Buffer.concat's, which may share a pool), so that a worker
- * can transfer it; a single part is returned as it is (a view of the batch, which the worker owns).
- */
-function joined(parts: readonly Uint8Array[]): Uint8Array {
-  if (parts.length === 1) return parts[0] as Uint8Array;
-  let length = 0;
-  for (const part of parts) length += part.length;
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
 }
 
 /** Verdict codes of a batch's lines, before they are written. */

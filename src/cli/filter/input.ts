@@ -10,6 +10,7 @@ import { createReadStream, statSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { UsageError } from '../usage.js';
+import { joined } from './joined.js';
 
 export const BATCH_BYTES = 1024 * 1024;
 export const LONG_LINE_BYTES = 4 * 1024 * 1024;
@@ -81,17 +82,6 @@ export async function* readInputs(files: readonly string[], onRead: (bytes: numb
   }
 }
 
-function concat(parts: readonly Uint8Array[], length: number): Uint8Array {
-  if (parts.length === 1) return parts[0] as Uint8Array;
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
-}
-
 /** Cuts chunks into batches of whole lines (about BATCH_BYTES each) and segments of overlong lines. */
 export async function* batchesOf(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<InputItem> {
   let pending: Uint8Array[] = [];
@@ -114,29 +104,29 @@ export async function* batchesOf(chunks: AsyncIterable<Uint8Array>): AsyncGenera
     pending.push(chunk);
     pendingLength += chunk.length;
     if (pendingLength < BATCH_BYTES) continue;
-    const joined = concat(pending, pendingLength);
-    const last = joined.lastIndexOf(0x0a);
+    const batch = joined(pending);
+    const last = batch.lastIndexOf(0x0a);
     if (last >= 0) {
       // The rest is copied: the batch's buffer may be handed to a worker thread (and detached here).
-      pending = [joined.slice(last + 1)];
-      yield { kind: 'lines', bytes: joined.subarray(0, last + 1) };
-      pendingLength = joined.length - last - 1;
-    } else if (joined.length > LONG_LINE_BYTES) {
-      yield { kind: 'overlong', bytes: joined, first: true, last: false };
+      pending = [batch.slice(last + 1)];
+      yield { kind: 'lines', bytes: batch.subarray(0, last + 1) };
+      pendingLength = batch.length - last - 1;
+    } else if (batch.length > LONG_LINE_BYTES) {
+      yield { kind: 'overlong', bytes: batch, first: true, last: false };
       overlong = true;
       pending = [];
       pendingLength = 0;
     } else {
-      pending = [joined];
+      pending = [batch];
     }
     // A batch that ended in a long partial line: it may now be a line too long to hold.
     if (pendingLength > LONG_LINE_BYTES) {
-      yield { kind: 'overlong', bytes: concat(pending, pendingLength), first: true, last: false };
+      yield { kind: 'overlong', bytes: joined(pending), first: true, last: false };
       overlong = true;
       pending = [];
       pendingLength = 0;
     }
   }
   if (overlong) yield { kind: 'overlong', bytes: new Uint8Array(0), first: false, last: true };
-  else if (pendingLength > 0) yield { kind: 'lines', bytes: concat(pending, pendingLength) };
+  else if (pendingLength > 0) yield { kind: 'lines', bytes: joined(pending) };
 }
