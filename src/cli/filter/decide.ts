@@ -53,7 +53,7 @@ function decideLine(rules: HostRules, url: string, settings: FilterSettings, exp
     return;
   }
   if (!explain) {
-    decision.verdict = (rules as AgentRules).isAllowed(url) ? 'allowed' : 'disallowed';
+    decision.verdict = rules.isAllowed(url) ? 'allowed' : 'disallowed';
     return;
   }
   const explanation = rules.explain(url);
@@ -89,9 +89,8 @@ export function decideBatch(batch: Uint8Array, settings: FilterSettings, source:
   const field: UrlField = { start: 0, end: 0, text: undefined, host: undefined, defaultPort: undefined };
   const decision: Decision = { verdict: 'malformed', ruleLine: 0, rule: '' };
   const explain = settings.annotate || settings.output === 'jsonl';
-  const hosts = new Set<string>();
-  const hostsWithoutRobots = new Set<string>();
   const groups = new Map<AgentRules, RangeGroup>();
+  /** Each host's rules, looked up once per batch; its keys are the hosts the batch names. */
   const hostRules = new Map<string, HostRules>();
   // Per line: where it starts, where its content ends (before CR LF), where the next starts; its verdict.
   const starts: number[] = [];
@@ -118,10 +117,6 @@ export function decideBatch(batch: Uint8Array, settings: FilterSettings, source:
     if (rules === undefined) {
       rules = source.rulesFor(field.host, field.defaultPort);
       if (field.host !== undefined) hostRules.set(field.host, rules);
-    }
-    if (field.host !== undefined) {
-      hosts.add(field.host);
-      if (rules === null) hostsWithoutRobots.add(field.host);
     }
     if (!explain && field.text === undefined && rules !== null && typeof rules !== 'string') {
       let group = groups.get(rules);
@@ -196,7 +191,7 @@ export function decideBatch(batch: Uint8Array, settings: FilterSettings, source:
     disallowed,
     malformed,
     firstMalformed,
-    hosts: [...hosts],
-    hostsWithoutRobots: [...hostsWithoutRobots],
+    hosts: [...hostRules.keys()],
+    hostsWithoutRobots: [...hostRules].filter(([, rules]) => rules === null).map(([host]) => host),
   };
 }
