@@ -12,7 +12,7 @@ import { createGunzip } from 'node:zlib';
 import { UsageError } from '../usage.js';
 import { joined } from './joined.js';
 
-export const BATCH_BYTES = 1024 * 1024;
+export const BATCH_BYTES = 4 * 1024 * 1024;
 export const LONG_LINE_BYTES = 4 * 1024 * 1024;
 
 export interface LinesBatch {
