@@ -62,18 +62,23 @@ function readHost(bytes: Uint8Array, start: number, end: number, field: UrlField
     field.defaultPort = undefined;
     return bytes[start] === SLASH;
   }
+  // One pass over the authority: where it ends, where the host starts (after any userinfo), and a hash of
+  // the host and port, lower-cased, to find them again without building a string (a log repeats its hosts).
+  const https = defaultPort === '443';
+  const seed = https ? 0x811c9dc5 : 0x050c5d1f;
+  let hash = seed;
+  let hostStart = at;
   let authorityEnd = at;
-  while (authorityEnd < end) {
+  for (; authorityEnd < end; authorityEnd++) {
     const byte = bytes[authorityEnd] as number;
     if (byte === SLASH || byte === QUESTION || byte === HASH || byte === 0x5c) break;
-    authorityEnd++;
+    if (byte === AT) {
+      hostStart = authorityEnd + 1;
+      hash = seed;
+    } else {
+      hash = Math.imul(hash ^ (byte >= 0x41 && byte <= 0x5a ? byte | 0x20 : byte), 0x01000193);
+    }
   }
-  let hostStart = at;
-  for (let i = at; i < authorityEnd; i++) if (bytes[i] === AT) hostStart = i + 1;
-  // A host and port met before: its names without building a string (most lines of a log repeat a host).
-  const https = defaultPort === '443';
-  let hash = https ? 0x811c9dc5 : 0x050c5d1f;
-  for (let i = hostStart; i < authorityEnd; i++) hash = Math.imul(hash ^ lower(bytes[i] as number), 0x01000193);
   // 30 bits: a small integer as a map key, not a heap number.
   hash &= 0x3fffffff;
   for (let known = knownHosts.get(hash); known !== undefined; known = known.next) {
