@@ -304,4 +304,21 @@ describe('--fetch', () => {
     expect(threaded.stdout.equals(result.stdout)).toBe(true);
     expect(site.count()).toBe(3);
   });
+
+  it('keeps deciding by a fetched file after its compiled rules left the cache (--cache-mb 1)', async () => {
+    // Three sites whose files compile to more than 1 MiB together: each host's rules are evicted and compiled again.
+    const big = (token: string): string => `User-agent: *\nDisallow: /${token}/\n${Array.from({ length: 12_000 }, (_, i) => `Disallow: /${token}-${i}/x\n`).join('')}`;
+    const sites = await Promise.all(['a', 'b', 'c'].map((token) => startServer({ '/robots.txt': text(big(token)) })));
+    const lines: string[] = [];
+    for (let round = 0; round < 4; round++) sites.forEach((server, i) => lines.push(`${server.origin}/${'abc'[i]}/x`, `${server.origin}/free`));
+    const result = await run(['--agent', 'ExampleBot', '--fetch', '--cache-mb', '1', '--workers', '1', '--emit', 'all', '--annotate', '-q'], `${lines.join('\n')}\n`);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout.toString().split('\n').slice(0, -1).map((line) => line.split('\t')[1])).toEqual(lines.map((_, i) => (i % 2 === 0 ? 'disallowed' : 'allowed')));
+    for (const server of sites) expect(server.count()).toBe(1);
+    // The same from a robots directory: rules evicted while a batch still uses them must keep answering.
+    const dir = join(work, 'big-robots');
+    sites.forEach((server, i) => file(`big-robots/127.0.0.1_${server.port}`, big('abc'[i] as string)));
+    const fromDir = await run(['--agent', 'ExampleBot', '--robots-dir', dir, '--cache-mb', '1', '--workers', '1', '--emit', 'all', '--annotate', '-q'], `${lines.join('\n')}\n`);
+    expect(fromDir.stdout.equals(result.stdout)).toBe(true);
+  });
 });

@@ -70,7 +70,7 @@ function isFileName(host: string): boolean {
   return host !== '.' && host !== '..' && !/[/\\\0]/.test(host);
 }
 
-/** A map in least-recently-used order, bounded in bytes; evicted rules are disposed. */
+/** A map in least-recently-used order, bounded in bytes; evicted rules are left to garbage collection. */
 class RulesLru {
   private readonly entries = new Map<string, { readonly rules: HostRules; readonly bytes: number }>();
   private bytes = 0;
@@ -93,7 +93,8 @@ class RulesLru {
       if (this.bytes <= this.budget || oldest === key) break;
       this.entries.delete(oldest);
       this.bytes -= entry.bytes;
-      if (typeof entry.rules === 'object') entry.rules?.dispose();
+      // Not disposed: the batch being decided may still hold them. Garbage collection frees them (and their
+      // WebAssembly memory) once nothing does.
     }
   }
 }
@@ -137,7 +138,11 @@ export class SingleFileSource implements RobotsSource {
   }
 }
 
-/** The rules of hosts whose files the main thread fetched and handed over. */
+/**
+ * The rules of hosts whose files the main thread fetched and handed over. Their bytes are kept for the run
+ * (each file at most its size limit), their compiled rules in the LRU: a log that names millions of hosts is
+ * better fetched once with --save-dir and then filtered with --robots-dir.
+ */
 export class HandedSource implements RobotsSource {
   readonly needsHost = true;
   private readonly cache: RulesLru;
@@ -147,7 +152,7 @@ export class HandedSource implements RobotsSource {
     this.cache = new RulesLru(settings.cacheBytes);
   }
 
-  /** A fetched file, or the verdict that stands for one, kept until its host is first asked. */
+  /** A fetched file, or the verdict that stands for one. */
   hand(host: string, body: Uint8Array | FetchedVerdict): void {
     this.bodies.set(host, body);
   }
@@ -156,8 +161,8 @@ export class HandedSource implements RobotsSource {
     if (host === undefined) return null;
     const known = this.cache.get(host);
     if (known !== undefined) return known;
+    // The bytes stay for the run: the LRU may evict the compiled rules, and the host is not fetched twice.
     const body = this.bodies.get(host);
-    this.bodies.delete(host);
     const rules = body === undefined ? null : typeof body === 'string' ? body : compile(body, this.settings);
     this.cache.set(host, rules);
     return rules;
