@@ -38,9 +38,10 @@ export class WorkerPool implements BatchDecider {
         if (message.result !== undefined) waiting?.resolve(message.result);
         else waiting?.reject(new Error(message.error));
       });
-      worker.on('error', (error) => {
-        for (const waiting of this.pending.values()) waiting.reject(error);
-        this.pending.clear();
+      worker.on('error', (error) => this.failAll(error));
+      // A worker that ends while batches wait for it would leave them waiting forever.
+      worker.on('exit', (code) => {
+        if (!this.closing) this.failAll(new Error(`a worker thread ended (exit code ${code}) before deciding its batches`));
       });
       return worker;
     });
@@ -59,11 +60,19 @@ export class WorkerPool implements BatchDecider {
     });
   }
 
+  private closing = false;
+
+  private failAll(error: Error): void {
+    for (const waiting of this.pending.values()) waiting.reject(error);
+    this.pending.clear();
+  }
+
   hand(host: string, body: Uint8Array | FetchedVerdict): void {
     for (const worker of this.workers) worker.postMessage({ host, body });
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     await Promise.all(this.workers.map((worker) => worker.terminate()));
   }
 }
