@@ -161,13 +161,13 @@ describe('input', () => {
     const garbage = Buffer.from([0x00, 0xff, 0xfe, 0x1b, 0x5b, 0x41, 0x80]);
     const huge = `https://example.com/${'a'.repeat(5 * 1024 * 1024)}`;
     const input = Buffer.concat([
-      Buffer.from('https://example.com/ok\nnot a url\n'),
+      Buffer.from('https://example.com/ok\nnot a url\nhttps://example .com/a\n'),
       garbage,
       Buffer.from(`\nhttps://example.com/${'x'.repeat(300 * 1024)}\n${huge}\nhttps://example.com/private/a\n`),
     ]);
     const kept = await run([...SOURCE], input);
     expect(kept.stdout.toString()).toBe('https://example.com/ok\n');
-    expect(kept.stderr).toMatch(/lines: 6\nallowed: 1\ndisallowed: 1\nmalformed: 4\n/);
+    expect(kept.stderr).toMatch(/lines: 7\nallowed: 1\ndisallowed: 1\nmalformed: 5\n/);
     const all = await run([...SOURCE, '--emit', 'all', '-q'], input);
     expect(all.stdout.equals(input)).toBe(true);
     const strict = await run([...SOURCE, '--strict'], input);

@@ -72,6 +72,8 @@ function readHost(bytes: Uint8Array, start: number, end: number, field: UrlField
   for (; authorityEnd < end; authorityEnd++) {
     const byte = bytes[authorityEnd] as number;
     if (byte === SLASH || byte === QUESTION || byte === HASH || byte === 0x5c) break;
+    // A space or a control character: no host has one (`https://news example/`).
+    if (byte <= SPACE || byte === 0x7f) return false;
     if (byte === AT) {
       hostStart = authorityEnd + 1;
       hash = seed;
