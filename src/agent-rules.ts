@@ -272,6 +272,11 @@ export class AgentRules {
   }
 
 
+  /** @internal The compiled rules as the matcher holds them (the line scanner finds their address). */
+  loadedRuleset(): LoadedRuleset {
+    return this.live();
+  }
+
   private live(): LoadedRuleset {
     if (this.ruleset === undefined) throw new RulesDisposedError();
     return this.ruleset;

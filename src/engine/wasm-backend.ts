@@ -29,9 +29,10 @@ import type { RecordHandler } from '../parse/records.js';
 import type { LoadedRuleset, MatcherBackend } from './backend.js';
 import { LinearAllocator } from './linear-allocator.js';
 import { isLexerExports, WasmLexer, type LexerExports } from './wasm-lexer.js';
+import { isLineScannerExports, LineScanner, type LineScannerExports } from './line-scanner.js';
 import { weakRef, type WeakHold } from '../weak-ref.js';
 
-interface MatcherExports extends LexerExports {
+interface MatcherExports extends LexerExports, LineScannerExports {
   readonly memory: WebAssembly.Memory;
   heapBase(): number;
   decide(ruleset: number, input: number, length: number, scratch: number): number;
@@ -133,7 +134,8 @@ function isMatcherExports(exports: WebAssembly.Exports): exports is WebAssembly.
     typeof exports.decideMany === 'function' &&
     typeof exports.decideRanges === 'function' &&
     typeof exports.setWorkArea === 'function' &&
-    isLexerExports(exports)
+    isLexerExports(exports) &&
+    isLineScannerExports(exports)
   );
 }
 
@@ -175,6 +177,25 @@ export class WasmBackend implements MatcherBackend {
 
   /** The WebAssembly lexer as a RecordReader (src/parse/records.ts). */
   readonly readRecords = (body: Uint8Array, handler: RecordHandler): void => this.lexer.read(body, handler);
+
+  private scanner: LineScanner | undefined;
+
+  /** @internal The line scanner (`robotstxt filter`), made on first use. */
+  lineScanner(): LineScanner {
+    this.scanner ??= new LineScanner(this.exports, this.allocator, () => this.words, () => this.bytes, () => this.evictions, (ruleset) => this.addressOf(ruleset));
+    return this.scanner;
+  }
+
+  /**
+   * @internal Where `ruleset` is in linear memory (made resident, which may evict others: see
+   * `evictions`), or 0 when it is not this backend's.
+   */
+  addressOf(ruleset: LoadedRuleset): number {
+    return ruleset instanceof WasmRuleset && ruleset.backend === this ? ruleset.pointer() : 0;
+  }
+
+  /** Rulesets moved out of linear memory so far: an address from addressOf() may be stale once it changes. */
+  private evictions = 0;
 
   /** Bytes of linear memory held by rulesets and buffers. */
   get bytesInUse(): number {
@@ -220,6 +241,7 @@ export class WasmBackend implements MatcherBackend {
     const residency = cell.residency;
     if (residency === undefined) return;
     cell.residency = undefined;
+    this.evictions++;
     if (keepBytes) residency.owner.deref()?.swapOut(this.bytes.slice(residency.pointer, residency.pointer + residency.bytes));
     this.residents.delete(residency);
     this.residentBytes -= residency.bytes;
@@ -519,7 +541,7 @@ class WasmRuleset implements LoadedRuleset {
   readonly byteLength: number;
 
   constructor(
-    private readonly backend: WasmBackend,
+    readonly backend: WasmBackend,
     bytecode: Uint8Array,
   ) {
     this.swapped = bytecode;

@@ -12,55 +12,15 @@ import type { FilterSettings } from './options.js';
 import type { HostRules, RobotsSource } from './robots-source.js';
 import { joined } from './joined.js';
 import { readUrlField, type UrlField } from './url-field.js';
+import { decideLine, hostsOf, rulesOfField, type BatchResult, type Decision, type Verdict } from './line-verdict.js';
+import { lineScannerFor, scanBatch } from './scanned.js';
 
-export interface BatchResult {
-  readonly output: Uint8Array;
-  readonly lines: number;
-  readonly allowed: number;
-  readonly disallowed: number;
-  readonly malformed: number;
-  /** The batch's first malformed line (0-based within it), or -1. */
-  readonly firstMalformed: number;
-  /** Hosts this batch named, each once, and those with no robots.txt known. */
-  readonly hosts: readonly string[];
-  readonly hostsWithoutRobots: readonly string[];
-}
+export type { BatchResult } from './line-verdict.js';
 
 const NEWLINE = 0x0a;
 const CR = 0x0d;
 const utf8 = new TextDecoder();
 const encoder = new TextEncoder();
-
-type Verdict = 'allowed' | 'disallowed' | 'malformed';
-
-interface Decision {
-  verdict: Verdict;
-  ruleLine: number;
-  rule: string;
-}
-
-function ruleText(rule: { readonly kind: string; readonly pattern: string } | undefined): string {
-  return rule === undefined ? '' : `${rule.kind}: ${rule.pattern}`;
-}
-
-/** Decides the URL of one line for a host's rules (explained only when the output shows the rule). */
-function decideLine(rules: HostRules, url: string, settings: FilterSettings, explain: boolean, decision: Decision): void {
-  decision.ruleLine = 0;
-  decision.rule = '';
-  if (rules === null || typeof rules === 'string') {
-    const allowed = rules === null ? settings.missing === 'allow' : rules === 'allow-all';
-    decision.verdict = allowed ? 'allowed' : 'disallowed';
-    return;
-  }
-  if (!explain) {
-    decision.verdict = rules.isAllowed(url) ? 'allowed' : 'disallowed';
-    return;
-  }
-  const explanation = rules.explain(url);
-  decision.verdict = explanation.allowed ? 'allowed' : 'disallowed';
-  decision.ruleLine = explanation.line;
-  decision.rule = ruleText(explanation.rule);
-}
 
 function wanted(verdict: Verdict, settings: FilterSettings): boolean {
   return settings.emit === 'all' || verdict === settings.emit;
@@ -86,6 +46,12 @@ interface RangeGroup {
  * field), or whose rule is shown (--annotate, jsonl), is decided on its own through the string API.
  */
 export function decideBatch(batch: Uint8Array, settings: FilterSettings, source: RobotsSource): BatchResult {
+  const scanner = lineScannerFor(settings);
+  return scanner === undefined ? decideLineByLine(batch, settings, source) : scanBatch(batch, settings, source, scanner);
+}
+
+/** decideBatch where the line scanner does not serve: rules shown, JSON or access log lines, no WebAssembly. */
+function decideLineByLine(batch: Uint8Array, settings: FilterSettings, source: RobotsSource): BatchResult {
   const field: UrlField = { start: 0, end: 0, text: undefined, host: undefined, defaultPort: undefined };
   const decision: Decision = { verdict: 'malformed', ruleLine: 0, rule: '' };
   const explain = settings.annotate || settings.output === 'jsonl';
@@ -112,12 +78,7 @@ export function decideBatch(batch: Uint8Array, settings: FilterSettings, source:
     const lineStart = start;
     start = next;
     if (!readUrlField(batch, lineStart, end, settings.shape, source.needsHost, field)) continue;
-    // Looked up once per host and batch: the source's LRU is touched once, not once a line.
-    let rules = field.host === undefined ? undefined : hostRules.get(field.host);
-    if (rules === undefined) {
-      rules = source.rulesFor(field.host, field.defaultPort);
-      if (field.host !== undefined) hostRules.set(field.host, rules);
-    }
+    const rules = rulesOfField(field, source, hostRules);
     if (!explain && field.text === undefined && rules !== null && typeof rules !== 'string') {
       let group = groups.get(rules);
       if (group === undefined) groups.set(rules, (group = { rules, lines: [], ranges: [] }));
@@ -191,7 +152,6 @@ export function decideBatch(batch: Uint8Array, settings: FilterSettings, source:
     disallowed,
     malformed,
     firstMalformed,
-    hosts: [...hostRules.keys()],
-    hostsWithoutRobots: [...hostRules].filter(([, rules]) => rules === null).map(([host]) => host),
+    ...hostsOf(hostRules),
   };
 }

@@ -1,0 +1,72 @@
+/**
+ * What a line's verdict is, and what deciding a batch yields: shared by decideBatch (./decide.ts) and its
+ * WebAssembly fast path (./scanned.ts), which must agree byte for byte.
+ */
+import type { FilterSettings } from './options.js';
+import type { HostRules, RobotsSource } from './robots-source.js';
+import type { UrlField } from './url-field.js';
+
+export interface BatchResult {
+  readonly output: Uint8Array;
+  readonly lines: number;
+  readonly allowed: number;
+  readonly disallowed: number;
+  readonly malformed: number;
+  /** The batch's first malformed line (0-based within it), or -1. */
+  readonly firstMalformed: number;
+  /** Hosts this batch named, each once, and those with no robots.txt known. */
+  readonly hosts: readonly string[];
+  readonly hostsWithoutRobots: readonly string[];
+}
+
+export type Verdict = 'allowed' | 'disallowed' | 'malformed';
+
+export interface Decision {
+  verdict: Verdict;
+  ruleLine: number;
+  rule: string;
+}
+
+function ruleText(rule: { readonly kind: string; readonly pattern: string } | undefined): string {
+  return rule === undefined ? '' : `${rule.kind}: ${rule.pattern}`;
+}
+
+/** Decides the URL of one line for a host's rules (explained only when the output shows the rule). */
+export function decideLine(rules: HostRules, url: string, settings: FilterSettings, explain: boolean, decision: Decision): void {
+  decision.ruleLine = 0;
+  decision.rule = '';
+  if (rules === null || typeof rules === 'string') {
+    const allowed = rules === null ? settings.missing === 'allow' : rules === 'allow-all';
+    decision.verdict = allowed ? 'allowed' : 'disallowed';
+    return;
+  }
+  if (!explain) {
+    decision.verdict = rules.isAllowed(url) ? 'allowed' : 'disallowed';
+    return;
+  }
+  const explanation = rules.explain(url);
+  decision.verdict = explanation.allowed ? 'allowed' : 'disallowed';
+  decision.ruleLine = explanation.line;
+  decision.rule = ruleText(explanation.rule);
+}
+
+/**
+ * The rules that decide a line's URL (read into `field`), looked up once per host and batch in `hostRules`
+ * (whose keys are then the hosts the batch names): the source's LRU is touched once, not once a line.
+ */
+export function rulesOfField(field: UrlField, source: RobotsSource, hostRules: Map<string, HostRules>): HostRules {
+  let rules = field.host === undefined ? undefined : hostRules.get(field.host);
+  if (rules === undefined) {
+    rules = source.rulesFor(field.host, field.defaultPort);
+    if (field.host !== undefined) hostRules.set(field.host, rules);
+  }
+  return rules;
+}
+
+/** What a batch's hosts were: each once, and those with no robots.txt known. */
+export function hostsOf(hostRules: ReadonlyMap<string, HostRules>): Pick<BatchResult, 'hosts' | 'hostsWithoutRobots'> {
+  return {
+    hosts: [...hostRules.keys()],
+    hostsWithoutRobots: [...hostRules].filter(([, rules]) => rules === null).map(([host]) => host),
+  };
+}

@@ -1,0 +1,100 @@
+/**
+ * decideBatch's fast path, where the WebAssembly matcher runs and lines are written as they are (no rule
+ * shown; a whole line or a field as the URL): the line scanner (src/engine/line-scanner.ts) reads, decides,
+ * counts and writes every line whose authority it has been taught, in one crossing per run of such lines.
+ * It stops at any other line, which is read and decided here exactly as decideBatch reads a line
+ * (readUrlField, the string API), and teaches it the line's authority when it asks. So the scanner's
+ * verdicts are the string API's, and its output byte for byte decideBatch's (test/line-scanner.test.ts).
+ *
+ * The scanner holds rulesets by address: the table is forgotten whenever the backend moved any ruleset,
+ * and rebuilt from the hosts this batch has looked up (each host's rules are looked up once a batch, as
+ * decideBatch does).
+ */
+import { currentBackend } from '../../engine/active-backend.js';
+import {
+  DELIMITER_SPACES,
+  LineScanner,
+  SCAN_ASK_HOST,
+  SCAN_DONE,
+  VALUE_ALLOWED,
+  VALUE_DISALLOWED,
+  VALUE_MALFORMED,
+  VERDICT_ALLOWED,
+  VERDICT_DISALLOWED,
+  VERDICT_MALFORMED,
+  type LineVerdict,
+  type ScanStop,
+} from '../../engine/line-scanner.js';
+import { WasmBackend } from '../../engine/wasm-backend.js';
+import { decideLine, hostsOf, rulesOfField, type BatchResult, type Decision } from './line-verdict.js';
+import type { FilterSettings, InputShape } from './options.js';
+import type { HostRules, RobotsSource } from './robots-source.js';
+import { MAX_URL_LINE_BYTES, readUrlField, type UrlField } from './url-field.js';
+
+const TAB = 0x09;
+const utf8 = new TextDecoder();
+
+/** The scanner, when it serves these settings: the WebAssembly matcher answers, no rule is shown, a line or a field is the URL. */
+export function lineScannerFor(settings: FilterSettings): LineScanner | undefined {
+  if (settings.annotate || settings.output === 'jsonl') return undefined;
+  if (settings.shape.kind !== 'line' && settings.shape.kind !== 'field') return undefined;
+  const backend = currentBackend();
+  return backend instanceof WasmBackend ? backend.lineScanner() : undefined;
+}
+
+function fieldOf(shape: InputShape): { field: number; delimiter: number } {
+  if (shape.kind !== 'field') return { field: 0, delimiter: 0 };
+  const { field, delimiter } = shape;
+  return { field, delimiter: delimiter === 'tab' ? TAB : delimiter === 'spaces' ? DELIMITER_SPACES : delimiter };
+}
+
+function emitMask(settings: FilterSettings): number {
+  if (settings.emit === 'all') return (1 << VERDICT_ALLOWED) | (1 << VERDICT_DISALLOWED) | (1 << VERDICT_MALFORMED);
+  return 1 << (settings.emit === 'allowed' ? VERDICT_ALLOWED : VERDICT_DISALLOWED);
+}
+
+/** What the scanner is taught for a host's rules: a verdict for every URL, or the rules' address (0: it cannot hold them). */
+function valueOf(rules: HostRules, settings: FilterSettings, scanner: LineScanner): number {
+  if (rules === null) return settings.missing === 'allow' ? VALUE_ALLOWED : VALUE_DISALLOWED;
+  if (typeof rules === 'string') return rules === 'allow-all' ? VALUE_ALLOWED : VALUE_DISALLOWED;
+  return scanner.addressOf(rules.loadedRuleset());
+}
+
+export function scanBatch(batch: Uint8Array, settings: FilterSettings, source: RobotsSource, scanner: LineScanner): BatchResult {
+  const field: UrlField = { start: 0, end: 0, text: undefined, host: undefined, defaultPort: undefined };
+  const decision: Decision = { verdict: 'malformed', ruleLine: 0, rule: '' };
+  const hostRules = new Map<string, HostRules>();
+  // A line that is a path names no host: malformed where hosts decide, else decided by the one file.
+  const pathRules = source.needsHost ? undefined : source.rulesFor(undefined, undefined);
+  scanner.begin(batch, { ...fieldOf(settings.shape), emit: emitMask(settings), maxLineBytes: MAX_URL_LINE_BYTES });
+  /** The backend's evictions when the scanner's addresses were last all good. */
+  let current = -1;
+
+  /** The verdict of the line the scanner stopped at; its authority taught when asked and the addresses are good. */
+  const decideStop = (stop: ScanStop): LineVerdict => {
+    const remember = (value: number): void => {
+      if (stop === SCAN_ASK_HOST && value !== 0 && scanner.evictions === current) scanner.remember(value);
+    };
+    if (!readUrlField(batch, scanner.position, scanner.stopEnd, settings.shape, source.needsHost, field)) {
+      // Asked for a host, the line is malformed by its authority alone (readUrlField reads the rest as the scanner did).
+      remember(VALUE_MALFORMED);
+      return VERDICT_MALFORMED;
+    }
+    const rules = rulesOfField(field, source, hostRules);
+    decideLine(rules, utf8.decode(batch.subarray(field.start, field.end)), settings, false, decision);
+    remember(valueOf(rules, settings, scanner));
+    return decision.verdict === 'allowed' ? VERDICT_ALLOWED : VERDICT_DISALLOWED;
+  };
+
+  for (;;) {
+    if (scanner.evictions !== current) {
+      scanner.forget();
+      scanner.setPathValue(pathRules === undefined ? VALUE_MALFORMED : valueOf(pathRules, settings, scanner));
+      current = scanner.evictions;
+    }
+    const stop = scanner.scan();
+    if (stop === SCAN_DONE) break;
+    scanner.force(decideStop(stop));
+  }
+  return { output: scanner.output(), ...scanner.counts(), ...hostsOf(hostRules) };
+}
