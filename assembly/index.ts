@@ -372,14 +372,23 @@ function matchWildcard(path: usize, pathLength: usize, pattern: usize, patternLe
   }
 }
 
+/**
+ * Where `needle` first occurs in haystack[from..end), or -1. Candidates (the needle's first byte) are found
+ * 16 bytes at a time; reads up to 15 bytes past `end`, which the host keeps in its buffers.
+ */
 function indexOf(haystack: usize, from: usize, end: usize, needle: usize, needleLength: usize): isize {
   if (needleLength == 0) return <isize>from;
-  if (end < needleLength) return -1;
-  const first = load<u8>(needle);
-  const last = end - needleLength;
-  for (let i = from; i <= last; i++) {
-    if (load<u8>(haystack + i) == first && bytesEqual(haystack + i + 1, needle + 1, needleLength - 1)) {
-      return <isize>i;
+  if (end < needleLength || from > end - needleLength) return -1;
+  const candidates = end - needleLength + 1;
+  const first = i8x16.splat(load<i8>(needle));
+  for (let i = from; i < candidates; i += 16) {
+    let mask = i8x16.bitmask(i8x16.eq(v128.load(haystack + i), first));
+    const remaining = candidates - i;
+    if (remaining < 16) mask &= (1 << <i32>remaining) - 1;
+    while (mask != 0) {
+      const at = i + <usize>ctz(mask);
+      if (bytesEqual(haystack + at + 1, needle + 1, needleLength - 1)) return <isize>at;
+      mask &= mask - 1;
     }
   }
   return -1;
@@ -398,9 +407,17 @@ function bytesEqual(a: usize, b: usize, length: usize): bool {
   return true;
 }
 
+/**
+ * The first `byte` in base[from..end), or `end`; 16 bytes at a time. Reads up to 15 bytes past `end`: a
+ * path's buffers and a ruleset's block (src/engine/wasm-backend.ts, VECTOR_SLACK) have room for it.
+ */
 function findByte(base: usize, from: usize, end: usize, byte: u8): usize {
-  for (let i = from; i < end; i++) {
-    if (load<u8>(base + i) == byte) return i;
+  const needle = i8x16.splat(<i8>byte);
+  for (let i = from; i < end; i += 16) {
+    let mask = i8x16.bitmask(i8x16.eq(v128.load(base + i), needle));
+    const remaining = end - i;
+    if (remaining < 16) mask &= (1 << <i32>remaining) - 1;
+    if (mask != 0) return i + <usize>ctz(mask);
   }
   return end;
 }

@@ -215,7 +215,8 @@ export class WasmBackend implements MatcherBackend {
   resident(ruleset: WasmRuleset, bytecode: Uint8Array): number {
     const cell = ruleset.cell;
     this.evictFor(bytecode.byteLength);
-    const pointer = this.allocator.allocate(bytecode.byteLength, 'a compiled ruleset');
+    // VECTOR_SLACK past the bytecode: the matcher reads a pattern 16 bytes at a time.
+    const pointer = this.allocator.allocate(bytecode.byteLength + VECTOR_SLACK, 'a compiled ruleset');
     // The ruleset first, then the work area: if the work area cannot grow, the ruleset is given back and
     // the failed load leaves nothing behind (reserveWorkArea keeps the old area until the new one exists).
     try {
