@@ -314,7 +314,8 @@ describe('freeing a ruleset gives its memory back', () => {
       for (const ruleset of order) ruleset.free();
       expect(backend.bytesInUse).toBe(baselineInUse);
     }
-    expect(peakInUse).toBeLessThanOrEqual(baselineInUse + 2 * large.byteLength + small.byteLength + 3 * 16);
+    // Each block: the bytecode, the 16 bytes past it that the matcher's vector reads may touch, rounded up to 16.
+    expect(peakInUse).toBeLessThanOrEqual(baselineInUse + 2 * large.byteLength + small.byteLength + 3 * (16 + 16));
     expect(memory.buffer.byteLength).toBe(baselineMemory);
     kept.free();
   });
