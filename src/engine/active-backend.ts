@@ -10,9 +10,11 @@
 import { readRecords, type RecordReader } from '../parse/records.js';
 import type { BackendKind, MatcherBackend } from './backend.js';
 import { typescriptBackend } from './typescript-backend.js';
+import type { Utf8WriterFactory } from './utf8-writer.js';
 import { createWasmBackend, WasmBackend } from './wasm-backend.js';
 
 let wasmSource: Uint8Array<ArrayBuffer> | WebAssembly.Module | undefined;
+let utf8Writer: Utf8WriterFactory | undefined;
 let wasmBackend: WasmBackend | undefined;
 let wasmFailure: unknown;
 let preferred: BackendKind = 'wasm';
@@ -22,12 +24,20 @@ export function provideWasm(source: Uint8Array<ArrayBuffer> | WebAssembly.Module
   wasmSource = source;
 }
 
+/**
+ * Called by a platform entry whose runtime has a faster way than the hand-written loop to put a URL into
+ * WebAssembly memory (src/engine/utf8-writer.ts); before the matcher loads.
+ */
+export function provideUtf8Writer(factory: Utf8WriterFactory): void {
+  utf8Writer = factory;
+}
+
 function loadWasm(): WasmBackend | undefined {
   if (wasmBackend !== undefined || wasmFailure !== undefined || wasmSource === undefined) return wasmBackend;
   try {
     if (typeof WebAssembly === 'undefined') throw new Error('WebAssembly is not available');
     const module = wasmSource instanceof WebAssembly.Module ? wasmSource : new WebAssembly.Module(wasmSource);
-    wasmBackend = createWasmBackend(module);
+    wasmBackend = createWasmBackend(module, utf8Writer);
   } catch (error) {
     failed(error);
   }
@@ -65,7 +75,7 @@ export async function init(): Promise<BackendKind> {
   if (wasmBackend === undefined && wasmSource !== undefined && typeof WebAssembly !== 'undefined') {
     try {
       const module = wasmSource instanceof WebAssembly.Module ? wasmSource : await WebAssembly.compile(wasmSource);
-      wasmBackend ??= new WasmBackend(await WebAssembly.instantiate(module, {}));
+      wasmBackend ??= new WasmBackend(await WebAssembly.instantiate(module, {}), utf8Writer);
       wasmFailure = undefined;
     } catch (error) {
       failed(error);

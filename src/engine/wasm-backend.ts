@@ -3,7 +3,7 @@
  *
  * One instance serves every ruleset: rulesets live in its linear memory (src/engine/linear-allocator.ts),
  * and URLs are written into one preallocated input region. A single check creates no JS object: its URL
- * is encoded to UTF-8 by hand (writeUrl), whatever its characters. A batch chunk that is all ASCII is
+ * is encoded to UTF-8 by the platform's writer (src/engine/utf8-writer.ts), whatever its characters. A batch chunk that is all ASCII is
  * one native TextEncoder.encodeInto of the joined URLs; any other chunk is written URL by URL by hand.
  *
  * Byte ranges (decideBytes: UTF-8 text the caller holds as bytes, read as TextDecoder reads it) go in chunks
@@ -28,6 +28,7 @@ import { automatonWorkNeeds, checkBytecode } from '../compile/bytecode.js';
 import type { RecordHandler } from '../parse/records.js';
 import type { LoadedRuleset, MatcherBackend } from './backend.js';
 import { LinearAllocator } from './linear-allocator.js';
+import { handWrittenUtf8, type Utf8Writer, type Utf8WriterFactory } from './utf8-writer.js';
 import { isLexerExports, WasmLexer, type LexerExports } from './wasm-lexer.js';
 import { isLineScannerExports, LineScanner, type LineScannerExports } from './line-scanner.js';
 import { weakRef, type WeakHold } from '../weak-ref.js';
@@ -158,15 +159,23 @@ export class WasmBackend implements MatcherBackend {
   private readonly outPointer: number;
   private readonly lexer: WasmLexer;
 
-  constructor(instance: WebAssembly.Instance) {
+  /** Encodes URLs into linear memory: the platform's fastest way (src/engine/utf8-writer.ts). */
+  private write: Utf8Writer;
+
+  constructor(
+    instance: WebAssembly.Instance,
+    utf8Writer: Utf8WriterFactory = handWrittenUtf8,
+  ) {
     if (!isMatcherExports(instance.exports)) throw new TypeError('not a robotstxt-wasm matcher module');
     this.exports = instance.exports;
     const memory = this.exports.memory;
     this.bytes = new Uint8Array(memory.buffer);
     this.words = new Uint32Array(memory.buffer);
+    this.write = utf8Writer(memory.buffer);
     this.allocator = new LinearAllocator(memory, this.exports.heapBase(), () => {
       this.bytes = new Uint8Array(memory.buffer);
       this.words = new Uint32Array(memory.buffer);
+      this.write = utf8Writer(memory.buffer);
     });
     this.tablePointer = this.allocator.allocate((BATCH_URLS + 1) * 4, 'the batch table');
     this.outPointer = this.allocator.allocate(BATCH_URLS, 'the batch verdicts');
@@ -487,42 +496,11 @@ export class WasmBackend implements MatcherBackend {
     }
   }
 
-  /**
-   * Writes `url` as UTF-8 at `at` (a lone surrogate as U+FFFD, like TextEncoder); returns its byte length.
-   * The caller reserved 3 bytes per UTF-16 unit, or utf8Length(url). By hand, so that no check allocates.
-   */
+  /** Writes `url` as UTF-8 at `at` (the caller reserved 3 bytes per UTF-16 unit, or utf8Length(url)); returns its byte length. */
   private writeUrl(url: string, at: number): number {
-    const bytes = this.bytes;
-    const length = url.length;
-    let out = at;
-    for (let i = 0; i < length; i++) {
-      let code = url.charCodeAt(i);
-      if (code < 0x80) {
-        bytes[out++] = code;
-      } else if (code < 0x800) {
-        bytes[out++] = 0xc0 | (code >> 6);
-        bytes[out++] = 0x80 | (code & 0x3f);
-      } else {
-        if (code >= 0xd800 && code <= 0xdfff) {
-          const low = url.charCodeAt(i + 1);
-          if (code <= 0xdbff && low >= 0xdc00 && low <= 0xdfff) {
-            code = 0x10000 + ((code - 0xd800) << 10) + (low - 0xdc00);
-            bytes[out++] = 0xf0 | (code >> 18);
-            bytes[out++] = 0x80 | ((code >> 12) & 0x3f);
-            bytes[out++] = 0x80 | ((code >> 6) & 0x3f);
-            bytes[out++] = 0x80 | (code & 0x3f);
-            i++;
-            continue;
-          }
-          code = 0xfffd;
-        }
-        bytes[out++] = 0xe0 | (code >> 12);
-        bytes[out++] = 0x80 | ((code >> 6) & 0x3f);
-        bytes[out++] = 0x80 | (code & 0x3f);
-      }
-    }
-    return out - at;
+    return this.write(url, at, this.bytes.length - at);
   }
+
 }
 
 function checkLive(ruleset: number): void {
@@ -609,6 +587,6 @@ const unreferenced =
     : undefined;
 
 /** Instantiates the matcher from its compiled module (zero imports). */
-export function createWasmBackend(module: WebAssembly.Module): WasmBackend {
-  return new WasmBackend(new WebAssembly.Instance(module, {}));
+export function createWasmBackend(module: WebAssembly.Module, utf8Writer?: Utf8WriterFactory): WasmBackend {
+  return new WasmBackend(new WebAssembly.Instance(module, {}), utf8Writer);
 }
