@@ -349,9 +349,21 @@ function verdictOf(ruleset: usize, index: i32): bool {
 // `*` splits the pattern into literal pieces. Each piece is found leftmost after the previous one, which
 // is exact for patterns whose only metacharacter is `*`, and costs O(|path| × |pattern|) at worst.
 function matchWildcard(path: usize, pathLength: usize, pattern: usize, patternLength: usize, anchored: bool): bool {
-  let pieceEnd = findByte(pattern, 0, patternLength, STAR);
-  // The first piece is anchored at the start of the path.
-  if (pieceEnd > pathLength || !bytesEqual(path, pattern, pieceEnd)) return false;
+  // The first piece is anchored at the start of the path. Most rules are turned away here (a file's wildcard
+  // rules mostly start with different directories), so when the first '*' is among the first 16 bytes the
+  // piece is found and compared in one step, 16 bytes at a time (both buffers have room to read past).
+  const head = v128.load(pattern);
+  let stars = i8x16.bitmask(i8x16.eq(head, i8x16.splat(<i8>STAR)));
+  if (patternLength < 16) stars &= (1 << <i32>patternLength) - 1;
+  let pieceEnd: usize;
+  if (stars != 0) {
+    pieceEnd = <usize>ctz(stars);
+    const piece = (1 << <i32>pieceEnd) - 1;
+    if (pieceEnd > pathLength || (i8x16.bitmask(i8x16.eq(head, v128.load(path))) & piece) != piece) return false;
+  } else {
+    pieceEnd = findByte(pattern, 0, patternLength, STAR);
+    if (pieceEnd > pathLength || !bytesEqual(path, pattern, pieceEnd)) return false;
+  }
   let position = pieceEnd;
   let pieceStart = pieceEnd + 1;
   while (true) {
