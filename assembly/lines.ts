@@ -65,8 +65,12 @@ const VALUE_DISALLOWED: u32 = 2;
 const VALUE_MALFORMED: u32 = 3;
 
 const DELIMITER_SPACES: u32 = 0x100;
-// One authority entry: u32 hash (0: empty), u32 key offset in STATE_KEYS, u32 key length | HTTPS_KEY, u32 value.
-const HOST_ENTRY_SIZE: usize = 16;
+// One authority entry, a cache line: u32 hash (0: empty), u32 key offset in STATE_KEYS, u32 key length |
+// HTTPS_KEY, u32 value, then the key itself when it has at most INLINE_KEY_BYTES (most do), so that a lookup
+// touches one line of memory; a longer key is in STATE_KEYS.
+const HOST_ENTRY_SIZE: usize = 64;
+const ENTRY_KEY: usize = 16;
+const INLINE_KEY_BYTES: usize = HOST_ENTRY_SIZE - ENTRY_KEY;
 const HTTPS_KEY: u32 = 0x80000000;
 
 const LF: u8 = 0x0a;
@@ -269,7 +273,8 @@ function authorityValue(state: usize, input: usize, from: usize, end: usize, htt
     const entry = hosts + slot * HOST_ENTRY_SIZE;
     const entryHash = load<u32>(entry);
     if (entryHash == 0) break;
-    if (entryHash == hash && load<u32>(entry, 8) == keyLength && sameKey(keys + <usize>load<u32>(entry, 4), input + hostStart, length)) {
+    const key = length <= INLINE_KEY_BYTES ? entry + ENTRY_KEY : keys + <usize>load<u32>(entry, 4);
+    if (entryHash == hash && load<u32>(entry, 8) == keyLength && sameKey(key, input + hostStart, length)) {
       return load<u32>(entry, 12);
     }
   }
@@ -291,11 +296,8 @@ export function rememberHost(state: usize, value: u32): bool {
   const start = <usize>load<u32>(state + STATE_PENDING_START);
   const length = <usize>load<u32>(state + STATE_PENDING_END) - start;
   const used = <usize>load<u32>(state + STATE_KEYS_USED);
-  const stored = (length + 15) & ~15;
+  const stored: usize = length <= INLINE_KEY_BYTES ? 0 : (length + 15) & ~(<usize>15);
   if (count >= slots >> 1 || used + stored > <usize>load<u32>(state + STATE_KEYS_CAPACITY)) return false;
-  const input = <usize>load<u32>(state + STATE_INPUT);
-  const keys = <usize>load<u32>(state + STATE_KEYS);
-  for (let i: usize = 0; i < length; i += 16) v128.store(keys + used + i, keyBlock(input + start + i, length - i));
   const hash = load<u32>(state + STATE_PENDING_HASH);
   const https = load<u32>(state + STATE_PENDING_HTTPS) != 0;
   const hosts = <usize>load<u32>(state + STATE_HOSTS);
@@ -303,6 +305,9 @@ export function rememberHost(state: usize, value: u32): bool {
   let slot = <usize>hash & mask;
   while (load<u32>(hosts + slot * HOST_ENTRY_SIZE) != 0) slot = (slot + 1) & mask;
   const entry = hosts + slot * HOST_ENTRY_SIZE;
+  const key = stored == 0 ? entry + ENTRY_KEY : <usize>load<u32>(state + STATE_KEYS) + used;
+  const input = <usize>load<u32>(state + STATE_INPUT);
+  for (let i: usize = 0; i < length; i += 16) v128.store(key + i, keyBlock(input + start + i, length - i));
   store<u32>(entry, hash);
   store<u32>(entry, <u32>used, 4);
   store<u32>(entry, <u32>length | (https ? HTTPS_KEY : 0), 8);
