@@ -115,7 +115,7 @@ function probe(cli, dir) {
 /**
  * Picks the hosts and, for each, the paths a crawler asks there.
  * @param {string} corpus
- * @param {typeof import('../dist/index.js').parseRobotsTxt} parseRobotsTxt
+ * @param {typeof import('../src/index.js').parseRobotsTxt} parseRobotsTxt
  * @param {() => number} random
  */
 function chooseSites(corpus, parseRobotsTxt, random) {
@@ -210,7 +210,8 @@ async function timed(args, outputFile) {
   closeSync(fd);
   /** @type {Buffer[]} */
   const stderr = [];
-  child.stderr.on('data', (data) => stderr.push(data));
+  // Piped (the third stdio entry), so present.
+  /** @type {import('node:stream').Readable} */ (child.stderr).on('data', (data) => stderr.push(data));
   const [code, signal] = await once(child, 'close');
   const seconds = (performance.now() - began) / 1000;
   if (code !== 0) throw new Error(`${args.map((arg) => basename(arg)).join(' ')} failed (${code ?? signal}): ${Buffer.concat(stderr).toString().trim()}`);
@@ -250,7 +251,7 @@ async function main() {
       throw new Error(`robotstxt filter decides wrongly: ${checked.message}`);
     }
 
-    /** @type {typeof import('../dist/index.js')} */
+    /** @type {typeof import('../src/index.js')} */
     const library = await import(pathToFileURL(join(dir, 'dist', 'index.js')).href);
     const random = mulberry32(SEED);
     log(`choosing ${HOSTS} hosts from ${corpus} …`);

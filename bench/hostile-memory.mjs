@@ -17,7 +17,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const distArgument = process.argv.indexOf('--dist');
 const dist = distArgument > 0 ? resolve(process.argv[distArgument + 1] ?? '') : fileURLToPath(new URL('../dist/index.js', import.meta.url));
-/** @type {typeof import('../dist/index.js')} */
+/** @type {typeof import('../src/index.js')} */
 const library = await import(pathToFileURL(dist).href);
 const PROBE = fileURLToPath(new URL('../test/support/cache-memory-probe.mjs', import.meta.url));
 const FRAGMENTATION = fileURLToPath(new URL('./allocator-fragmentation.mjs', import.meta.url));
@@ -100,7 +100,7 @@ function bigUrl() {
  * starve the other of memory.
  */
 function forgottenDispose() {
-  const script = (dispose) => `
+  const script = (/** @type {boolean} */ dispose) => `
     const { parseRobotsTxt, matcherInfo } = await import(${JSON.stringify(pathToFileURL(dist).href)});
     let body = 'User-agent: *\\n';
     for (let i = 0; body.length < 64 * 1024; i++) body += 'Disallow: /section-' + i + '/*.html$\\n';

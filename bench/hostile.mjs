@@ -23,7 +23,7 @@ if (!existsSync(DIST)) {
   console.error('dist/ is missing: run `npm run bench:hostile` (which builds first) or `npm run build`.');
   process.exit(1);
 }
-/** @type {typeof import('../dist/index.js')} */
+/** @type {typeof import('../src/index.js')} */
 const library = await import(new URL('../dist/index.js', import.meta.url).href);
 const { parseRobotsTxt, setMatcher } = library;
 
@@ -33,7 +33,7 @@ const MAX_SECONDS = maxSecondsArgument === undefined ? 5 : Number(maxSecondsArgu
 /** Timed calls per URL (after one warm-up call); the median is kept. */
 const REPEATS = quick ? 3 : 7;
 const LENGTHS = [2048, 4096, 8192, 16384];
-/** @type {import('../dist/index.js').BackendKind[]} */
+/** @type {import('../src/index.js').BackendKind[]} */
 const MATCHERS = ['wasm', 'typescript'];
 /** The parse limit, and so the largest file a site can make anyone read. */
 const FILE_LIMIT = 512_000;
@@ -192,7 +192,7 @@ function log(line) {
  * The worst single check (ms) of each URL length for one shape and matcher; `undefined` where skipped because a
  * shorter URL already took longer than MAX_SECONDS. Also returns every verdict, to compare the matchers.
  * @param {Shape} shape
- * @param {import('../dist/index.js').BackendKind} matcher
+ * @param {import('../src/index.js').BackendKind} matcher
  */
 function measure(shape, matcher) {
   setMatcher(matcher);

@@ -14,15 +14,24 @@ import { Miniflare } from 'miniflare';
 import { timedLoops } from './workers/loops.js';
 import { mulberry32 } from './workloads.mjs';
 
+/**
+ * @typedef {{ body: string, urls: string[] }} Site
+ * @typedef {import('./workers/loops.js').Mode} Mode
+ */
+
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** @type {typeof import('../src/index.js')} */
 const library = await import(new URL('../dist/index.js', import.meta.url).href);
 const ROUNDS = 5;
 
+/** @returns {Site} */
 function generatedSite() {
   const next = mulberry32(0x9a7e);
-  const pick = (items) => items[Math.floor(next() * items.length)];
+  /** @param {string[]} items */
+  const pick = (items) => /** @type {string} */ (items[Math.floor(next() * items.length)]);
   const words = ['news', 'shop', 'account', 'search', 'media', 'user', 'cart', 'api', 'static', 'blog', 'tag', 'page'];
   const lines = ['User-agent: *'];
+  /** @type {string[]} */
   const paths = [];
   for (let i = 0; i < 450; i++) {
     const path = `/${pick(words)}/${pick(words)}-${i}/`;
@@ -36,6 +45,7 @@ function generatedSite() {
   return { body: `${lines.join('\n')}\n`, urls };
 }
 
+/** @returns {Site} */
 function exampleSite() {
   const body = readFileSync(new URL('../examples/sites/news-site.txt', import.meta.url), 'utf8');
   const paths = ['/world/2026/story-', '/search?q=', '/account/', '/account/signup/', '/reports/q', '/page?session=', '/drafts/'];
@@ -43,16 +53,19 @@ function exampleSite() {
   return { body, urls };
 }
 
-const LOOPS = /** @type {const} */ ({ single: 1_000_000, batch: 2_000_000, compile: 2_000, encodeInto: 2_000_000, charCodeAt: 2_000_000 });
+/** @type {Record<Mode, number>} */
+const LOOPS = { single: 1_000_000, batch: 2_000_000, compile: 2_000, encodeInto: 2_000_000, charCodeAt: 2_000_000 };
+const MODES = /** @type {Mode[]} */ (Object.keys(LOOPS));
 /** How a URL can be copied into WebAssembly memory: the copies alone, of the site's URLs (ASCII). */
 const COPIES = /** @type {const} */ (['encodeInto', 'charCodeAt']);
 
+/** @param {number[]} values */
 function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[sorted.length >> 1];
+  return /** @type {number} */ (sorted[sorted.length >> 1]);
 }
 
-/** The loops of bench/workers/loops.js, timed in this process. */
+/** The loops of bench/workers/loops.js, timed in this process. @param {Site} site @param {Mode} mode @param {number} n */
 function nodeLoop(site, mode, n) {
   const rules = library.parseRobotsTxt(site.body).forAgent('ExampleBot');
   const loops = timedLoops(library.parseRobotsTxt, site.body, site.urls, rules);
@@ -63,6 +76,7 @@ function nodeLoop(site, mode, n) {
   return { elapsed };
 }
 
+/** @param {Site} site @returns {Promise<Record<Mode, number>>} ms per call, by loop */
 async function workerdTimes(site) {
   const miniflare = new Miniflare({
     modules: true,
@@ -75,47 +89,57 @@ async function workerdTimes(site) {
     compatibilityDate: '2025-06-01',
   });
   try {
-    const setup = await (await miniflare.dispatchFetch('http://bench.test/setup', { method: 'POST', body: JSON.stringify(site) })).json();
+    const response = await miniflare.dispatchFetch('http://bench.test/setup', { method: 'POST', body: JSON.stringify(site) });
+    const setup = /** @type {{ kind: string }} */ (await response.json());
     if (setup.kind !== 'wasm') throw new Error(`the matcher in workerd is ${setup.kind}`);
+    /** @param {Mode} mode @param {number} n */
     const timed = async (mode, n) => {
       const began = performance.now();
       await (await miniflare.dispatchFetch(`http://bench.test/run?mode=${mode}&n=${n}`)).json();
       return performance.now() - began;
     };
+    /** @type {Partial<Record<Mode, number>>} */
     const perCall = {};
-    for (const [mode, n] of Object.entries(LOOPS)) {
+    for (const mode of MODES) {
+      const n = LOOPS[mode];
       await timed(mode, n); // warm-up
       const samples = [];
       for (let round = 0; round < ROUNDS; round++) samples.push(((await timed(mode, n)) - (await timed(mode, 0))) / n);
       perCall[mode] = median(samples);
     }
-    return perCall;
+    return /** @type {Record<Mode, number>} */ (perCall);
   } finally {
     await miniflare.dispose();
   }
 }
 
+/** @param {Site} site @returns {Record<Mode, number>} ms per call, by loop */
 function nodeTimes(site) {
+  /** @type {Partial<Record<Mode, number>>} */
   const perCall = {};
-  for (const [mode, n] of Object.entries(LOOPS)) {
+  for (const mode of MODES) {
+    const n = LOOPS[mode];
     nodeLoop(site, mode, n); // warm-up
     perCall[mode] = median(Array.from({ length: ROUNDS }, () => nodeLoop(site, mode, n).elapsed / n));
   }
-  return perCall;
+  return /** @type {Record<Mode, number>} */ (perCall);
 }
 
-const format = (ms) => (ms * 1e6 >= 10_000 ? `${(ms * 1e3).toFixed(1)} µs` : `${(ms * 1e6).toFixed(0)} ns`);
+const format = (/** @type {number} */ ms) => (ms * 1e6 >= 10_000 ? `${(ms * 1e3).toFixed(1)} µs` : `${(ms * 1e6).toFixed(0)} ns`);
 
 const rows = [];
-for (const [name, site] of [['news site (7 rules)', exampleSite()], ['generated site (450 rules)', generatedSite()]]) {
+/** @type {[string, Site][]} */
+const sites = [['news site (7 rules)', exampleSite()], ['generated site (450 rules)', generatedSite()]];
+for (const [name, site] of sites) {
   const workerd = await workerdTimes(site);
   const node = nodeTimes(site);
   const averageLength = Math.round(site.urls.reduce((total, url) => total + url.length, 0) / site.urls.length);
+  /** @type {[Mode, string][]} */
   const labels = [
     ['single', 'single isAllowed()'],
     ['batch', 'isAllowedManyInto(), per URL'],
     ['compile', 'parse + compile + one check'],
-    ...COPIES.map((copy) => [copy, `copying a URL (${averageLength} characters) by ${copy}, alone`]),
+    ...COPIES.map((copy) => /** @type {[Mode, string]} */ ([copy, `copying a URL (${averageLength} characters) by ${copy}, alone`])),
   ];
   for (const [mode, label] of labels) {
     rows.push(`| ${name} | ${label} | ${format(node[mode])} | ${format(workerd[mode])} | ${(workerd[mode] / node[mode]).toFixed(2)}× |`);

@@ -13,12 +13,16 @@ import { createHash } from 'node:crypto';
 /** The parser reads at most this many bytes of a body (its default maxBytes); every engine gets the same cut. */
 export const MAX_BODY_BYTES = 512_000;
 
-export const CRAWLER_AGENTS = /** @type {const} */ (['Googlebot', 'SomeCrawler']);
+/** The agent the whole corpus is compiled for, and the hot site and the typical file are asked for. */
+export const MAIN_AGENT = 'Googlebot';
+export const CRAWLER_AGENTS = /** @type {const} */ ([MAIN_AGENT, 'SomeCrawler']);
 /** URLs per (site, agent) in the crawler mix: enough to cover a site's rules, few enough for ~150k checks. */
 export const URLS_PER_SITE_AGENT = 24;
 /** The hot site is the one whose Googlebot rule count is nearest this (the middle of "hundreds of rules"). */
 export const HOT_SITE_TARGET_RULES = 450;
 export const HOT_SITE_URLS = 10_000;
+/** "A typical file", for bytes → first verdict, is the one whose (capped) size is nearest this. */
+export const TYPICAL_FILE_BYTES = 5_000;
 const SEED = 0x5eed_2026;
 
 /**
@@ -104,6 +108,7 @@ export function pathsForPattern(pattern) {
  *   sites: { name: string, origin: string, guard: { groups: GuardGroup[] } }[],
  *   crawler: { agents: string[], site: number[], agent: number[], path: string[] },
  *   hot: { site: number, name: string, agent: string, rules: number, paths: string[] },
+ *   typical: { site: number, name: string, bytes: number, agent: string, path: string },
  * }} Workloads
  */
 
@@ -122,10 +127,15 @@ export function buildWorkloads(files, parseRobotsTxt) {
   const checks = [];
   let bytes = 0;
   let hot = { site: -1, rules: -1, patterns: /** @type {string[]} */ ([]) };
+  let typical = { site: -1, bytes: -1 };
 
   files.forEach(({ name, body }, site) => {
     const capped = cappedBody(body);
     bytes += capped.byteLength;
+    // Ties go to the first file in name order, as for the hot site.
+    if (typical.site < 0 || Math.abs(capped.byteLength - TYPICAL_FILE_BYTES) < Math.abs(typical.bytes - TYPICAL_FILE_BYTES)) {
+      typical = { site, bytes: capped.byteLength };
+    }
     const robots = parseRobotsTxt(capped);
     // robots-txt-guard has no parser of its own that reads what ours does, so it is given our groups.
     const groups = robots.groups.map((group) => ({
@@ -156,6 +166,9 @@ export function buildWorkloads(files, parseRobotsTxt) {
 
   // A crawler's frontier interleaves sites: every check is shuffled across all of them.
   shuffle(checks, random);
+  // The typical file's first verdict is asked for the URL the frontier reaches first on that site for Googlebot
+  // (every site has at least its home page there).
+  const firstCheck = /** @type {{ path: string }} */ (checks.find((check) => check.site === typical.site && check.agent === 0));
 
   const hotCandidates = [...new Set(hot.patterns.flatMap(pathsForPattern))];
   /** @type {string[]} */
@@ -180,9 +193,16 @@ export function buildWorkloads(files, parseRobotsTxt) {
     hot: {
       site: hot.site,
       name: /** @type {{ name: string }} */ (files[hot.site]).name,
-      agent: 'Googlebot',
+      agent: MAIN_AGENT,
       rules: hot.rules,
       paths: hotPaths,
+    },
+    typical: {
+      site: typical.site,
+      name: /** @type {{ name: string }} */ (files[typical.site]).name,
+      bytes: typical.bytes,
+      agent: MAIN_AGENT,
+      path: firstCheck.path,
     },
   };
   // Identifies the inputs in RESULTS.md: numbers from two runs compare only when this matches.
