@@ -2,10 +2,10 @@
 import { disposeKey } from './disposable.js';
 import { writeBytecode } from './compile/bytecode.js';
 import { RuleTable, type RuleInfo } from './compile/rule-table.js';
-import { compileRules, type CompiledRule } from './compile/rules.js';
+import { compileRules } from './compile/rules.js';
 import type { LoadedRuleset, MatcherBackend } from './engine/backend.js';
 import type { RequestRate, VisitTime } from './parse/group-directives.js';
-import type { Group, RuleLine } from './parse/model.js';
+import type { RuleRecords } from './parse/rule-records.js';
 import type { Selection } from './parse/select.js';
 import type { Profile } from './profile.js';
 import { weakRef, type WeakHold } from './weak-ref.js';
@@ -28,17 +28,6 @@ export class RulesDisposedError extends Error {
     super('these AgentRules were disposed; call robots.forAgent(agent) again to compile them anew');
     this.name = 'RulesDisposedError';
   }
-}
-
-// The safety net for rules that are dropped without dispose(): their matcher memory comes back on GC.
-/** The rules of the selected groups in line order (each group's are in order already). */
-function mergedRules(groups: readonly Group[]): readonly RuleLine[] {
-  return groups.length === 1 ? (groups[0] as Group).rules : groups.flatMap((group) => group.rules).sort((a, b) => a.line - b.line);
-}
-
-/** The rules of `selection` in priority order: what the bytecode and the rule table are written from. */
-export function compileSelection(selection: Selection, profile: Profile): CompiledRule[] {
-  return compileRules(mergedRules(selection.groups), profile);
 }
 
 /** What `value` is, for an error message: `null`, `number`, `Array`, `Uint16Array`, … */
@@ -84,13 +73,13 @@ export class AgentRules {
   private ruleset: LoadedRuleset | undefined;
 
   /** @internal Use RobotsTxt.forAgent(). */
-  constructor(selection: Selection, profile: Profile, backend: MatcherBackend) {
+  constructor(selection: Selection, records: RuleRecords, profile: Profile, backend: MatcherBackend) {
     this.matched = selection.matched;
     this.crawlDelay = selection.groups.find((group) => group.crawlDelay !== undefined)?.crawlDelay;
     this.requestRate = selection.groups.find((group) => group.requestRate !== undefined)?.requestRate;
     this.visitTime = selection.groups.find((group) => group.visitTime !== undefined)?.visitTime;
-    const compiled = compileSelection(selection, profile);
-    this.table = new RuleTable(compiled);
+    const compiled = compileRules(records, selection.groups, profile);
+    this.table = new RuleTable(records, compiled);
     const bytecode = writeBytecode(compiled, {
       normalizeUrl: profile.normalizeUrls,
       robotsTxtAllowed: profile.robotsTxtAlwaysAllowed,
@@ -183,9 +172,18 @@ export class AgentRules {
       const path = requestPath(url);
       index = this.live().decidePath(path);
     }
+    return this.explanationOf(index);
+  }
+
+  private explanationOf(index: number): Explanation {
     if (index < 0) return { allowed: true, line: 0 };
     const { kind, pattern, line } = this.ruleTable().describe(index);
     return { allowed: kind === 'allow', line, rule: { kind, pattern } };
+  }
+
+  /** @internal explain() for a path and query read just as they stand (the robots-parser drop-in prepares its own). */
+  explainPath(path: string): Explanation {
+    return this.explanationOf(this.live().decidePath(path));
   }
 
   /**

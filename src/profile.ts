@@ -12,7 +12,8 @@
 export type ProfileName = 'rfc9309' | 'google';
 
 export interface Profile {
-  readonly name: ProfileName;
+  /** The public profiles' names, and `robots-parser` for the drop-in's reading (src/compat/), which no caller chooses. */
+  readonly name: ProfileName | 'robots-parser';
   /** Decode `%XX` of unreserved characters in patterns and URLs, and normalize URLs like patterns. */
   readonly normalizeUrls: boolean;
   readonly robotsTxtAlwaysAllowed: boolean;
@@ -21,6 +22,8 @@ export interface Profile {
    * reference matches the path as a C string. RFC 9309 knows no such cut: the whole path is matched.
    */
   readonly pathEndsAtNul: boolean;
+  /** Google's index.html rule: `Allow: /dir/index.htm…` also allows `/dir/$`. */
+  readonly indexHtmlRule: boolean;
   /**
    * The key that user-agent lines are compared with (lower-case), or undefined when the caller's agent
    * can match no named group. Throws a TypeError for an agent the profile refuses.
@@ -32,11 +35,17 @@ const PRODUCT_TOKEN = /^[A-Za-z_-]+$/;
 // "Name" or "Name/version": the version is an HTTP token (RFC 9110 §5.6.2).
 const PRODUCT_WITH_VERSION = /^([A-Za-z_-]+)(?:\/[!#$%&'*+.^_`|~0-9A-Za-z-]+)?$/;
 
-const rfc9309: Profile = {
+/** A profile callers choose by name (parseRobotsTxt's `profile`). */
+export interface PublicProfile extends Profile {
+  readonly name: ProfileName;
+}
+
+const rfc9309: PublicProfile = {
   name: 'rfc9309',
   normalizeUrls: true,
   robotsTxtAlwaysAllowed: true,
   pathEndsAtNul: false,
+  indexHtmlRule: true,
   agentKey(agent) {
     const match = typeof agent === 'string' ? PRODUCT_WITH_VERSION.exec(agent) : null;
     if (match === null) {
@@ -50,11 +59,12 @@ const rfc9309: Profile = {
   },
 };
 
-const google: Profile = {
+const google: PublicProfile = {
   name: 'google',
   normalizeUrls: false,
   robotsTxtAlwaysAllowed: false,
   pathEndsAtNul: true,
+  indexHtmlRule: true,
   agentKey(agent) {
     if (typeof agent !== 'string') throw new TypeError(`Invalid user agent ${String(agent)}: expected a string`);
     // A user-agent line is cut to [A-Za-z_-]*, so any other character can never compare equal.
@@ -62,9 +72,26 @@ const google: Profile = {
   },
 };
 
-const PROFILES: Readonly<Record<ProfileName, Profile>> = { rfc9309, google };
+/**
+ * robots-parser's matching, for its drop-in (src/compat/): patterns and paths are matched as given (the
+ * drop-in has already written both robots-parser's way: encodeURI, `%xx` upper-cased), the whole path (a
+ * URL's path holds no NUL), `/robots.txt` like any path, and no index.html rule. The drop-in picks groups
+ * itself, so no agent is ever compared here.
+ */
+export const robotsParserProfile: Profile = {
+  name: 'robots-parser',
+  normalizeUrls: false,
+  robotsTxtAlwaysAllowed: false,
+  pathEndsAtNul: false,
+  indexHtmlRule: false,
+  agentKey() {
+    throw new TypeError('the robots-parser drop-in picks its groups itself');
+  },
+};
 
-export function profileNamed(name: ProfileName | undefined): Profile {
+const PROFILES: Readonly<Record<ProfileName, PublicProfile>> = { rfc9309, google };
+
+export function profileNamed(name: ProfileName | undefined): PublicProfile {
   const profile = PROFILES[name ?? 'rfc9309'];
   if (profile === undefined || !Object.hasOwn(PROFILES, name ?? 'rfc9309')) {
     throw new RangeError(`Unknown profile ${JSON.stringify(name)}: use 'rfc9309' (the default) or 'google'`);

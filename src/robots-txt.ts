@@ -1,14 +1,16 @@
 /** A parsed robots.txt file: its groups, its file-wide directives, and compiled rules per agent. */
 import { disposeKey } from './disposable.js';
-import { AgentRules, compileSelection } from './agent-rules.js';
+import { AgentRules } from './agent-rules.js';
 import { RuleTable } from './compile/rule-table.js';
+import { compileRules } from './compile/rules.js';
 import { limitBody } from './body.js';
 import { currentBackend, currentRecordReader } from './engine/active-backend.js';
 import { cleanUrl, type CleanParam } from './parse/clean-param.js';
 import { parseRobotsBody } from './parse/groups.js';
-import type { Diagnostic, Group, ParsedRobots } from './parse/model.js';
+import type { Diagnostic, Group, GroupRecord, ParsedRobots } from './parse/model.js';
+import type { RuleRecords } from './parse/rule-records.js';
 import { selectGroups, type Selection } from './parse/select.js';
-import { profileNamed, type Profile, type ProfileName } from './profile.js';
+import { profileNamed, type Profile, type ProfileName, type PublicProfile } from './profile.js';
 import type { URLInput } from './web-types.js';
 
 /** Options of parseRobotsTxt(). */
@@ -35,8 +37,6 @@ export class RobotsTxt {
   readonly cleanParams: readonly CleanParam[];
   /** What a site owner may want to know: cut lines, unknown keys, invalid values, truncation. */
   readonly diagnostics: readonly Diagnostic[];
-  /** The user-agent groups as parsed. */
-  readonly groups: readonly Group[];
   /** Bytes of the body that were parsed (at most maxBytes). */
   readonly bytesParsed: number;
   /**
@@ -48,23 +48,39 @@ export class RobotsTxt {
   /** Whether the body was longer than maxBytes, its end ignored. */
   readonly truncated: boolean;
   private readonly profileRules: Profile;
+  /** The groups as the parser keeps them, their rules packed in `ruleRecords`. */
+  private readonly groupRecords: readonly GroupRecord[];
+  private readonly ruleRecords: RuleRecords;
+  /** The groups with their rules as objects, made when first asked for: compiling reads the packed records. */
+  private groupObjects: readonly Group[] | undefined;
   /** By the agent's key, or ANY_OTHER_AGENT: at most one per name the file has, plus one. */
   private readonly compiled = new Map<string, AgentRules>();
   /** The agent names the groups have (lower case), built on first use. */
   private namedAgents: ReadonlySet<string> | undefined;
 
   /** @internal Use parseRobotsTxt(). */
-  constructor(parsed: ParsedRobots, profile: Profile) {
+  constructor(parsed: ParsedRobots, profile: PublicProfile) {
     this.profileRules = profile;
     this.profile = profile.name;
     this.sitemaps = parsed.sitemaps;
     this.host = parsed.host;
     this.cleanParams = parsed.cleanParams;
     this.diagnostics = parsed.diagnostics;
-    this.groups = parsed.groups;
+    this.groupRecords = parsed.groups;
+    this.ruleRecords = parsed.rules;
     this.bytesParsed = parsed.bytesParsed;
     this.bytesIgnored = parsed.bytesIgnored;
     this.truncated = parsed.truncated;
+  }
+
+  /** The user-agent groups as parsed. */
+  get groups(): readonly Group[] {
+    this.groupObjects ??= this.groupRecords.map(({ agents, firstRule, endRule, ...extensions }) => ({
+      agents,
+      rules: this.ruleRecords.ruleLines(firstRule, endRule),
+      ...extensions,
+    }));
+    return this.groupObjects;
   }
 
   /**
@@ -83,25 +99,26 @@ export class RobotsTxt {
     const key = this.compileKey(agent);
     const cached = this.compiled.get(key);
     if (cached !== undefined && !cached.disposed) return cached;
-    const rules = new AgentRules(this.selectionFor(key), this.profileRules, currentBackend());
+    const rules = new AgentRules(this.selectionFor(key), this.ruleRecords, this.profileRules, currentBackend());
     this.compiled.set(key, rules);
     return rules;
   }
 
   /** @internal What forAgent(agent)'s rules show in explain(), built without compiling them (RobotsCache). */
   ruleTableFor(agent: string): RuleTable {
-    return new RuleTable(compileSelection(this.selectionFor(this.compileKey(agent)), this.profileRules));
+    const compiled = compileRules(this.ruleRecords, this.selectionFor(this.compileKey(agent)).groups, this.profileRules);
+    return new RuleTable(this.ruleRecords, compiled);
   }
 
   /** The agent's key when a group names it, else ANY_OTHER_AGENT (throws for a name the profile refuses). */
   private compileKey(agent: string): string {
     const key = this.profileRules.agentKey(agent);
-    this.namedAgents ??= new Set(this.groups.flatMap((group) => group.agents.filter((line) => !line.global).map((line) => line.token)));
+    this.namedAgents ??= new Set(this.groupRecords.flatMap((group) => group.agents.filter((line) => !line.global).map((line) => line.token)));
     return key !== undefined && this.namedAgents.has(key) ? key : ANY_OTHER_AGENT;
   }
 
   private selectionFor(key: string): Selection {
-    return selectGroups(this.groups, key === ANY_OTHER_AGENT ? undefined : key);
+    return selectGroups(this.groupRecords, key === ANY_OTHER_AGENT ? undefined : key);
   }
 
   /**

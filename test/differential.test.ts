@@ -14,13 +14,14 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { writeBytecode, type BytecodeRule } from '../src/compile/bytecode.js';
+import { writeBytecode } from '../src/compile/bytecode.js';
 import type { AutomatonMode } from '../src/compile/piece-automaton.js';
 import { percentNormalize } from '../src/compile/normalize.js';
 import { executeBytecode, executeBytecodeOnPath, executeBytecodeRuleByRule, isAllowRule } from '../src/engine/executor.js';
 import { pathParamsQuery } from '../src/engine/url-path.js';
 import { WasmBackend, createWasmBackend } from '../src/engine/wasm-backend.js';
 import type { LoadedRuleset } from '../src/engine/backend.js';
+import { patternList } from './support/pattern-list.js';
 
 const wasmModule = new WebAssembly.Module(readFileSync(new URL('../build/matcher.wasm', import.meta.url)));
 const encoder = new TextEncoder();
@@ -167,8 +168,7 @@ const scenario: fc.Arbitrary<Scenario> = fc.array(urlText, { minLength: 1, maxLe
 const RFC9309_FLAGS: Flags = { normalizeUrl: true, robotsTxtAllowed: true, pathEndsAtNul: false };
 
 function compile(rules: readonly RuleText[], form: PatternForm, options: Flags): Uint8Array {
-  const bytecodeRules: BytecodeRule[] = rules.map((rule) => ({ allow: rule.allow, pattern: patternBytes(rule.pattern, form) }));
-  return writeBytecode(bytecodeRules, options);
+  return writeBytecode(patternList(rules.map((rule) => ({ allow: rule.allow, pattern: patternBytes(rule.pattern, form) }))), options);
 }
 
 function referenceVerdict(bytecode: Uint8Array, url: string): 0 | 1 {

@@ -20,13 +20,14 @@ import {
   writeBytecode,
   type BytecodeOptions,
 } from '../src/compile/bytecode.js';
-import { compileRules, type CompiledRule } from '../src/compile/rules.js';
+import type { CompiledRules } from '../src/compile/rules.js';
 import type { LoadedRuleset } from '../src/engine/backend.js';
 import { executeBytecode, executeBytecodeRuleByRule, isAllowRule } from '../src/engine/executor.js';
 import { typescriptBackend } from '../src/engine/typescript-backend.js';
 import { createWasmBackend } from '../src/engine/wasm-backend.js';
 import { profileNamed } from '../src/profile.js';
 import { parseRobotsTxt, setMatcher, type RobotsTxt } from '../src/platform/inline.js';
+import { compileRuleLines, patternList, patternsOf } from './support/pattern-list.js';
 
 const wasmModule = new WebAssembly.Module(readFileSync(new URL('../build/matcher.wasm', import.meta.url)));
 const encoder = new TextEncoder();
@@ -150,11 +151,11 @@ const SHAPES: readonly Shape[] = [
 ];
 
 /** The rules a file's one `*` group compiles to (priority order, repeats kept once), as AgentRules has them. */
-function compiledRulesOf(robots: RobotsTxt): CompiledRule[] {
-  return compileRules(robots.groups.flatMap((group) => group.rules), RFC9309);
+function compiledRulesOf(robots: RobotsTxt): CompiledRules {
+  return compileRuleLines(robots.groups.flatMap((group) => group.rules), RFC9309);
 }
 
-function bytecodeOf(rules: readonly CompiledRule[], options: Partial<BytecodeOptions> = {}): Uint8Array {
+function bytecodeOf(rules: CompiledRules, options: Partial<BytecodeOptions> = {}): Uint8Array {
   return writeBytecode(rules, { ...RFC9309_OPTIONS, ...options });
 }
 
@@ -263,7 +264,7 @@ describe('where the automaton is built, and what it costs', TIMEOUT, () => {
     for (const body of bodies) {
       const robots = parseRobotsTxt(body);
       for (const group of robots.groups) {
-        expect(automatonWorkNeeds(bytecodeOf(compileRules(group.rules, RFC9309)))).toBeUndefined();
+        expect(automatonWorkNeeds(bytecodeOf(compileRuleLines(group.rules, RFC9309)))).toBeUndefined();
       }
     }
   });
@@ -272,7 +273,7 @@ describe('where the automaton is built, and what it costs', TIMEOUT, () => {
   it.each(SHAPES.slice(1))('adds at most 4× the patterns of the rules it decides: $name', (shape) => {
     const rules = compiledRulesOf(parseRobotsTxt(shape.body));
     const added = bytecodeOf(rules).byteLength - bytecodeOf(rules, { automaton: 'never' }).byteLength;
-    const wildcardText = rules.filter((rule) => rule.pattern.includes(0x2a)).reduce((total, rule) => total + rule.pattern.length, 0);
+    const wildcardText = patternsOf(rules).filter((pattern) => pattern.includes(0x2a)).reduce((total, pattern) => total + pattern.length, 0);
     expect(added).toBeGreaterThan(0);
     expect(added).toBeLessThanOrEqual(4 * wildcardText);
   });
@@ -280,10 +281,10 @@ describe('where the automaton is built, and what it costs', TIMEOUT, () => {
   it('marks exactly the wildcard rules with a piece to search for as decided by the automaton', () => {
     const rules = compiledRulesOf(parseRobotsTxt('User-agent: *\nDisallow: /a*b\nDisallow: /a*b$\nDisallow: /c$\nDisallow: /d*\nDisallow: /*x*y$\n'));
     const view = new DataView(bytecodeOf(rules, { automaton: 'always' }).buffer);
-    const inAutomaton = rules.map((_, index) => (view.getUint16(36 + index * 8 + 6, true) & 8) !== 0);
-    const wildcard = rules.map((_, index) => (view.getUint16(36 + index * 8 + 6, true) & RULE_HAS_WILDCARD) !== 0);
+    const inAutomaton = patternsOf(rules).map((_, index) => (view.getUint16(36 + index * 8 + 6, true) & 8) !== 0);
+    const wildcard = patternsOf(rules).map((_, index) => (view.getUint16(36 + index * 8 + 6, true) & RULE_HAS_WILDCARD) !== 0);
     // `/a*b$` has no piece to search for (p0 a prefix test, b a suffix test); `/d*` is the plain prefix `/d`.
-    expect(rules.map((rule) => new TextDecoder().decode(rule.pattern))).toEqual(['/*x*y$', '/a*b$', '/a*b', '/c$', '/d*']);
+    expect(patternsOf(rules).map((pattern) => new TextDecoder().decode(pattern))).toEqual(['/*x*y$', '/a*b$', '/a*b', '/c$', '/d*']);
     expect(inAutomaton).toEqual([true, false, true, false, false]);
     expect(wildcard).toEqual([true, true, true, false, false]);
   });
@@ -299,7 +300,7 @@ describe('the work area that every ruleset shares', TIMEOUT, () => {
       const pattern = `/${Array.from({ length: count }, () => `*${pieces[Math.floor(next() * pieces.length)] as string}`).join('')}${next() < 0.3 ? '$' : ''}`;
       return { allow: i % 3 === 0, pattern: encoder.encode(pattern) };
     });
-    return writeBytecode(rules, { ...RFC9309_OPTIONS, automaton: 'always', deepPieceDepth: seed % 3 });
+    return writeBytecode(patternList(rules), { ...RFC9309_OPTIONS, automaton: 'always', deepPieceDepth: seed % 3 });
   }
 
   // The memo's tags count checks modulo 1,024; the state a check leaves must be all the next one (on any

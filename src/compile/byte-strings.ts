@@ -1,8 +1,17 @@
 /**
- * Numbers distinct byte strings in the order they are first seen. Compiling looks up every pattern (to keep
- * repeated rules once) and every piece of every wildcard rule: a hash of the bytes finds the candidates, so
- * that no lookup builds a string (a 500 KiB file of short pieces would otherwise make hundreds of thousands).
+ * Byte strings told apart without making a string of them: a 500 KiB file of short pieces would otherwise
+ * make hundreds of thousands. Compiling looks up repeated patterns (src/compile/rules.ts) and the pieces of
+ * every wildcard rule (src/compile/piece-automaton.ts) by a hash of their bytes.
  */
+
+/** FNV-1a (32 bits) of bytes[start, end). */
+export function hashBytes(bytes: Uint8Array, start: number, end: number): number {
+  let hash = 0x811c9dc5;
+  for (let i = start; i < end; i++) hash = Math.imul(hash ^ (bytes[i] as number), 0x01000193);
+  return hash >>> 0;
+}
+
+/** Numbers distinct byte strings in the order they are first seen. */
 export class ByteStringNumbers {
   /** The first string seen with each hash; the others with the same hash (rare) in `collisions`. */
   private readonly byHash = new Map<number, number>();
@@ -21,9 +30,7 @@ export class ByteStringNumbers {
 
   /** The number of bytes[start, end): the one it got when first seen, or the next one. */
   numberOf(bytes: Uint8Array, start = 0, end = bytes.length): number {
-    // FNV-1a, 32 bits.
-    let hash = 0x811c9dc5;
-    for (let i = start; i < end; i++) hash = Math.imul(hash ^ (bytes[i] as number), 0x01000193);
+    const hash = hashBytes(bytes, start, end);
     const first = this.byHash.get(hash);
     if (first !== undefined) {
       if (sameBytes(this.texts[first] as Uint8Array, bytes, start, end)) return first;

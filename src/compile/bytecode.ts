@@ -129,8 +129,9 @@
  *            away (the sum from there to the piece's opening parenthesis is positive)
  * ```
  */
-import { decodeUtf8 } from '../decode-utf8.js';
-import { buildPieceAutomaton, type AutomatonMode, type PatternShape, type PieceAutomaton } from './piece-automaton.js';
+import { buildPieceAutomaton, type AutomatonMode, type PieceAutomaton, type StoredRules } from './piece-automaton.js';
+import { prefixIndex, PREFIX_INDEX_WORDS } from './prefix-index.js';
+import { Scratch } from './scratch.js';
 
 export const BYTECODE_MAGIC = 0x33425452;
 export const HEADER_SIZE = 36;
@@ -179,12 +180,18 @@ export const NO_MATCH = -1;
 export const ROBOTS_TXT_IMPLICIT_ALLOW = -2;
 
 const STAR = 0x2a;
+const DOLLAR = 0x24;
 
-/** One rule as the bytecode writer takes it: already normalized and in priority order. */
-export interface BytecodeRule {
-  readonly allow: boolean;
-  /** The normalized pattern, `*` and a trailing `$` included. */
-  readonly pattern: Uint8Array;
+/** Rules as the bytecode writer takes them: normalized, in priority order, packed in one buffer. */
+export interface PatternList {
+  /** Rules in the list (its arrays may be longer). */
+  readonly count: number;
+  /** Rule i's pattern, normalized, `*` and a trailing `$` included, is bytes[starts[i], starts[i] + lengths[i]). */
+  readonly bytes: Uint8Array;
+  readonly starts: Uint32Array;
+  readonly lengths: Uint32Array;
+  /** Per rule: 1 for an allow, 0 for a disallow. */
+  readonly allows: Uint8Array;
 }
 
 export interface BytecodeOptions {
@@ -237,74 +244,27 @@ export class BytecodeVersionError extends Error {
 
 /** Checks the magic and length of a block before a matcher loads it. */
 export function checkBytecode(block: Uint8Array): void {
-  const view = new DataView(block.buffer, block.byteOffset, block.byteLength);
-  const magic = block.byteLength >= HEADER_SIZE ? view.getUint32(0, true) : 0;
-  if (magic !== BYTECODE_MAGIC || view.getUint32(12, true) !== block.byteLength) throw new BytecodeVersionError(magic);
+  const magic = block.byteLength >= HEADER_SIZE ? headerWord(block, 0) : 0;
+  if (magic !== BYTECODE_MAGIC || headerWord(block, 12) !== block.byteLength) throw new BytecodeVersionError(magic);
+}
+
+/**
+ * The little-endian u32 at `at`: read byte by byte, because a matcher loads every block through these
+ * checks and a DataView per block costs more than the read.
+ */
+function headerWord(block: Uint8Array, at: number): number {
+  return ((block[at] as number) | ((block[at + 1] as number) << 8) | ((block[at + 2] as number) << 16) | ((block[at + 3] as number) << 24)) >>> 0;
 }
 
 /** What a block's automaton needs of a work area (nodes of memo, then bytes), or undefined without one. */
 export function automatonWorkNeeds(block: Uint8Array): { readonly memoNodes: number; readonly bytes: number } | undefined {
-  const view = new DataView(block.buffer, block.byteOffset, block.byteLength);
-  const automaton = view.getUint32(HEADER_AUTOMATON, true);
+  const automaton = headerWord(block, HEADER_AUTOMATON);
   if (automaton === 0) return undefined;
-  return { memoNodes: view.getUint32(automaton + AUTOMATON_NODE_COUNT, true), bytes: view.getUint32(automaton + AUTOMATON_WORK_BYTES, true) };
+  return { memoNodes: headerWord(block, automaton + AUTOMATON_NODE_COUNT), bytes: headerWord(block, automaton + AUTOMATON_WORK_BYTES) };
 }
 
-interface PrefixEntry {
-  readonly ruleIndex: number;
-  readonly parent: number;
-  readonly bestIndex: number;
-}
-
-function isPlain(rule: StoredPattern): boolean {
-  return (rule.flags & (RULE_END_ANCHORED | RULE_HAS_WILDCARD)) === 0;
-}
-
-/**
- * A string that sorts like `bytes` (one UTF-16 unit per byte), so that sorting and prefix tests run on
- * native string comparison. Normalized patterns are ASCII (octets ≥ 0x80 are percent-encoded), for which
- * a decoder is exact; any other byte takes the slow path.
- */
-function sortKey(bytes: Uint8Array): string {
-  for (let i = 0; i < bytes.length; i++) {
-    if ((bytes[i] as number) >= 0x80) {
-      let key = '';
-      for (let j = 0; j < bytes.length; j++) key += String.fromCharCode(bytes[j] as number);
-      return key;
-    }
-  }
-  return decodeUtf8(bytes);
-}
-
-/** The plain prefixes, one per distinct pattern (its first rule wins), sorted, with parent links. */
-function prefixIndex(stored: readonly StoredPattern[]): PrefixEntry[] {
-  const plain: number[] = [];
-  const keys: string[] = [];
-  for (let index = 0; index < stored.length; index++) {
-    const rule = stored[index] as StoredPattern;
-    keys.push(isPlain(rule) ? sortKey(rule.bytes) : '');
-    if (isPlain(rule)) plain.push(index);
-  }
-  const keyOf = (index: number): string => keys[index] as string;
-  plain.sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : a - b));
-  const entries: PrefixEntry[] = [];
-  const entryKeys: string[] = [];
-  // The chain of entries that are prefixes of the one being added, longest last.
-  const ancestors: number[] = [];
-  for (const ruleIndex of plain) {
-    const key = keyOf(ruleIndex);
-    if (entryKeys[entryKeys.length - 1] === key) continue;
-    while (ancestors.length > 0 && !key.startsWith(entryKeys[ancestors[ancestors.length - 1] as number] as string)) {
-      ancestors.pop();
-    }
-    const parent = ancestors[ancestors.length - 1] ?? -1;
-    const inherited = entries[parent]?.bestIndex ?? ruleIndex;
-    entries.push({ ruleIndex, parent, bestIndex: Math.min(ruleIndex, inherited) });
-    entryKeys.push(key);
-    ancestors.push(entries.length - 1);
-  }
-  return entries;
-}
+/** Rule flags that make a rule a pattern rule rather than a plain prefix. */
+const PATTERN_FLAGS = RULE_END_ANCHORED | RULE_HAS_WILDCARD;
 
 function rulesetFlags(options: BytecodeOptions): number {
   return (
@@ -424,76 +384,136 @@ function writeAutomaton(view: DataView, base: number, automaton: PieceAutomaton)
 }
 
 /** Writes rules (in priority order) into a bytecode block. */
-export function writeBytecode(rules: readonly BytecodeRule[], options: BytecodeOptions): Uint8Array {
-  const stored = rules.map(storedForm);
-  const automaton = buildPieceAutomaton(stored, options.automaton ?? 'auto', options.deepPieceDepth);
-  const inAutomaton = new Set(automaton?.rules.map((rule) => rule.ruleIndex));
-  const prefixes = prefixIndex(stored);
-  const patternRules: number[] = [];
-  for (let index = 0; index < stored.length; index++) if (!isPlain(stored[index] as StoredPattern)) patternRules.push(index);
-  const prefixIndexOffset = HEADER_SIZE + rules.length * RULE_ENTRY_SIZE;
-  const patternListOffset = prefixIndexOffset + prefixes.length * PREFIX_ENTRY_SIZE;
-  const automatonOffset = patternListOffset + patternRules.length * 4;
+export function writeBytecode(rules: PatternList, options: BytecodeOptions): Uint8Array {
+  const stored = new StoredPatterns(rules);
+  const { count: ruleCount, flags } = stored;
+  const automaton = stored.hasWildcard ? buildPieceAutomaton(stored, options.automaton ?? 'auto', options.deepPieceDepth) : undefined;
+  for (const rule of automaton?.rules ?? []) flags[rule.ruleIndex] = (flags[rule.ruleIndex] as number) | RULE_IN_AUTOMATON;
+  const plain = plainScratch.take(ruleCount);
+  let plainCount = 0;
+  for (let index = 0; index < ruleCount; index++) if (((flags[index] as number) & PATTERN_FLAGS) === 0) plain[plainCount++] = index;
+  const patternRuleCount = ruleCount - plainCount;
+  const prefixes = prefixIndex(stored.bytes, stored.starts, stored.lengths, plain, plainCount);
+  const prefixIndexOffset = HEADER_SIZE + ruleCount * RULE_ENTRY_SIZE;
+  const patternListOffset = prefixIndexOffset + prefixes.count * PREFIX_ENTRY_SIZE;
+  const automatonOffset = patternListOffset + patternRuleCount * 4;
   const patternsOffset = automatonOffset + (automaton === undefined ? 0 : automatonByteLength(automaton));
-  const byteLength = stored.reduce((total, rule) => total + rule.bytes.length, patternsOffset);
+  const byteLength = patternsOffset + stored.byteLength;
   const block = new Uint8Array(byteLength);
   const view = new DataView(block.buffer);
   view.setUint32(0, BYTECODE_MAGIC, true);
   view.setUint32(4, rulesetFlags(options), true);
-  view.setUint32(8, rules.length, true);
+  view.setUint32(8, ruleCount, true);
   view.setUint32(12, byteLength, true);
-  view.setUint32(16, prefixes.length, true);
+  view.setUint32(16, prefixes.count, true);
   view.setUint32(20, prefixIndexOffset, true);
-  view.setUint32(24, patternRules.length, true);
+  view.setUint32(24, patternRuleCount, true);
   view.setUint32(28, patternListOffset, true);
   view.setUint32(HEADER_AUTOMATON, automaton === undefined ? 0 : automatonOffset, true);
-  let patternOffset = patternsOffset;
-  stored.forEach((rule, index) => {
+  let patternRule = patternListOffset;
+  for (let index = 0; index < ruleCount; index++) {
     const entry = HEADER_SIZE + index * RULE_ENTRY_SIZE;
-    view.setUint32(entry, patternOffset, true);
-    view.setUint16(entry + 4, rule.bytes.length, true);
-    view.setUint16(entry + 6, rule.flags | (inAutomaton.has(index) ? RULE_IN_AUTOMATON : 0), true);
-    block.set(rule.bytes, patternOffset);
-    patternOffset += rule.bytes.length;
-  });
-  prefixes.forEach((prefix, i) => {
+    const ruleFlags = flags[index] as number;
+    view.setUint32(entry, patternsOffset + (stored.starts[index] as number), true);
+    view.setUint16(entry + 4, stored.lengths[index] as number, true);
+    view.setUint16(entry + 6, ruleFlags, true);
+    if ((ruleFlags & PATTERN_FLAGS) === 0) continue;
+    view.setUint32(patternRule, index, true);
+    patternRule += 4;
+  }
+  const { entries } = prefixes;
+  for (let i = 0; i < prefixes.count; i++) {
     const entry = prefixIndexOffset + i * PREFIX_ENTRY_SIZE;
-    view.setUint32(entry, prefix.ruleIndex, true);
-    view.setInt32(entry + 4, prefix.parent, true);
-    view.setUint32(entry + 8, prefix.bestIndex, true);
-  });
-  patternRules.forEach((ruleIndex, i) => view.setUint32(patternListOffset + i * 4, ruleIndex, true));
+    view.setUint32(entry, entries[PREFIX_INDEX_WORDS * i] as number, true);
+    view.setInt32(entry + 4, entries[PREFIX_INDEX_WORDS * i + 1] as number, true);
+    view.setUint32(entry + 8, entries[PREFIX_INDEX_WORDS * i + 2] as number, true);
+  }
   if (automaton !== undefined) writeAutomaton(view, automatonOffset, automaton);
+  block.set(stored.bytes.subarray(0, stored.byteLength), patternsOffset);
   return block;
 }
 
-/** A pattern as stored, with its rule flags; also the shape the piece automaton reads. */
-interface StoredPattern extends PatternShape {
-  readonly flags: number;
-}
+const newWords = (length: number): Uint32Array => new Uint32Array(length);
+const storedByteScratch = new Scratch((length) => new Uint8Array(length));
+const storedStartScratch = new Scratch(newWords);
+const storedLengthScratch = new Scratch(newWords);
+const flagScratch = new Scratch((length) => new Uint16Array(length));
+const plainScratch = new Scratch(newWords);
 
-/** Folds `*` runs, turns a final `$` into a flag and drops wildcards that can only match "the rest". */
-function storedForm(rule: BytecodeRule): StoredPattern {
-  const source = rule.pattern;
-  // Most patterns are plain prefixes: nothing to rewrite.
-  if (source.indexOf(STAR) < 0 && source[source.length - 1] !== 0x24) {
-    return { bytes: source, flags: rule.allow ? RULE_ALLOW : 0, wildcard: false, anchored: false };
+/**
+ * The rules' patterns as stored, one after the other in rule order, with their rule flags: `*` runs
+ * folded, a final `$` turned into a flag, and wildcards that can only match "the rest" dropped (`/a*` and
+ * `/a*$` both mean "starts with /a"). Its arrays are scratch arrays (src/compile/scratch.ts).
+ */
+class StoredPatterns implements StoredRules {
+  readonly count: number;
+  readonly bytes: Uint8Array;
+  /** Bytes of `bytes` in use. */
+  readonly byteLength: number;
+  readonly starts: Uint32Array;
+  readonly lengths: Uint32Array;
+  readonly flags: Uint16Array;
+  /** Whether some rule has a wildcard (only then can there be an automaton). */
+  readonly hasWildcard: boolean;
+
+  constructor(rules: PatternList) {
+    const { count, bytes: source } = rules;
+    let total = 0;
+    for (let index = 0; index < count; index++) total += rules.lengths[index] as number;
+    // Storing never lengthens a pattern.
+    const bytes = storedByteScratch.take(total);
+    const starts = storedStartScratch.take(count);
+    const lengths = storedLengthScratch.take(count);
+    const flags = flagScratch.take(count);
+    let at = 0;
+    let hasWildcard = false;
+    for (let index = 0; index < count; index++) {
+      const start = rules.starts[index] as number;
+      let end = start + (rules.lengths[index] as number);
+      let anchored = end > start && source[end - 1] === DOLLAR;
+      if (anchored) end--;
+      const patternStart = at;
+      let stars = 0;
+      for (let i = start; i < end; i++) {
+        const byte = source[i] as number;
+        if (byte === STAR) {
+          if (at > patternStart && bytes[at - 1] === STAR) continue;
+          stars++;
+        }
+        bytes[at++] = byte;
+      }
+      if (at > patternStart && bytes[at - 1] === STAR) {
+        at--;
+        stars--;
+        anchored = false;
+      }
+      starts[index] = patternStart;
+      lengths[index] = at - patternStart;
+      flags[index] = ((rules.allows[index] as number) === 1 ? RULE_ALLOW : 0) | (anchored ? RULE_END_ANCHORED : 0) | (stars > 0 ? RULE_HAS_WILDCARD : 0);
+      hasWildcard ||= stars > 0;
+    }
+    this.count = count;
+    this.bytes = bytes;
+    this.byteLength = at;
+    this.starts = starts;
+    this.lengths = lengths;
+    this.flags = flags;
+    this.hasWildcard = hasWildcard;
   }
-  let end = source.length;
-  let anchored = end > 0 && source[end - 1] === 0x24;
-  if (anchored) end--;
-  const folded: number[] = [];
-  for (let i = 0; i < end; i++) {
-    const byte = source[i] as number;
-    if (byte === STAR && folded[folded.length - 1] === STAR) continue;
-    folded.push(byte);
+
+  start(rule: number): number {
+    return this.starts[rule] as number;
   }
-  // "/a*" and "/a*$" both mean "starts with /a".
-  if (folded[folded.length - 1] === STAR) {
-    while (folded[folded.length - 1] === STAR) folded.pop();
-    anchored = false;
+
+  end(rule: number): number {
+    return (this.starts[rule] as number) + (this.lengths[rule] as number);
   }
-  const hasWildcard = folded.includes(STAR);
-  const flags = (rule.allow ? RULE_ALLOW : 0) | (anchored ? RULE_END_ANCHORED : 0) | (hasWildcard ? RULE_HAS_WILDCARD : 0);
-  return { bytes: Uint8Array.from(folded), flags, wildcard: hasWildcard, anchored };
+
+  wildcard(rule: number): boolean {
+    return ((this.flags[rule] as number) & RULE_HAS_WILDCARD) !== 0;
+  }
+
+  anchored(rule: number): boolean {
+    return ((this.flags[rule] as number) & RULE_END_ANCHORED) !== 0;
+  }
 }

@@ -29,8 +29,10 @@ function isUnreservedByte(byte: number): boolean {
   );
 }
 
-function pushEscape(out: number[], value: number): void {
-  out.push(PERCENT, UPPER_HEX.charCodeAt(value >> 4), UPPER_HEX.charCodeAt(value & 15));
+function writeEscape(out: Uint8Array, at: number, value: number): void {
+  out[at] = PERCENT;
+  out[at + 1] = UPPER_HEX.charCodeAt(value >> 4);
+  out[at + 2] = UPPER_HEX.charCodeAt(value & 15);
 }
 
 function needsNormalizing(bytes: Uint8Array): boolean {
@@ -41,24 +43,34 @@ function needsNormalizing(bytes: Uint8Array): boolean {
   return false;
 }
 
+/**
+ * Writes source[start, end) normalized into `out` from `at` on, and returns where it ended. `out` must
+ * have room for 3 × (end - start) bytes past `at` (every octet ≥ 0x80 takes three).
+ */
+export function percentNormalizeInto(source: Uint8Array, start: number, end: number, decodeUnreserved: boolean, out: Uint8Array, at: number): number {
+  for (let i = start; i < end; i++) {
+    const byte = source[i] as number;
+    if (byte === PERCENT && i + 2 < end && isHexDigit(source[i + 1]) && isHexDigit(source[i + 2])) {
+      const value = (hexValue(source[i + 1] as number) << 4) | hexValue(source[i + 2] as number);
+      if (decodeUnreserved && isUnreservedByte(value)) out[at++] = value;
+      else {
+        writeEscape(out, at, value);
+        at += 3;
+      }
+      i += 2;
+    } else if (byte >= 0x80) {
+      writeEscape(out, at, byte);
+      at += 3;
+    } else {
+      out[at++] = byte;
+    }
+  }
+  return at;
+}
+
 /** Normalizes `bytes`; returns the input itself when nothing changes (the common case). */
 export function percentNormalize(bytes: Uint8Array, decodeUnreserved: boolean): Uint8Array {
   if (!needsNormalizing(bytes)) return bytes;
-  const out: number[] = [];
-  for (let i = 0; i < bytes.length; i++) {
-    const byte = bytes[i] as number;
-    const high = bytes[i + 1];
-    const low = bytes[i + 2];
-    if (byte === PERCENT && isHexDigit(high) && isHexDigit(low)) {
-      const value = (hexValue(high) << 4) | hexValue(low);
-      if (decodeUnreserved && isUnreservedByte(value)) out.push(value);
-      else pushEscape(out, value);
-      i += 2;
-    } else if (byte >= 0x80) {
-      pushEscape(out, byte);
-    } else {
-      out.push(byte);
-    }
-  }
-  return Uint8Array.from(out);
+  const out = new Uint8Array(3 * bytes.length);
+  return out.subarray(0, percentNormalizeInto(bytes, 0, bytes.length, decodeUnreserved, out, 0));
 }

@@ -8,11 +8,19 @@ import { ByteStringNumbers } from './byte-strings.js';
 
 const STAR = 0x2a;
 
-/** A rule's stored pattern (`*` runs folded, a final `$` taken off), as the automaton reads it. */
-export interface PatternShape {
+/** The rules' stored patterns (`*` runs folded, a final `$` taken off), in priority order, as the automaton reads them. */
+export interface StoredRules {
+  readonly count: number;
+  /** The buffer the patterns are spans of. */
   readonly bytes: Uint8Array;
-  readonly wildcard: boolean;
-  readonly anchored: boolean;
+  /** Where rule `rule`'s pattern starts in `bytes`. */
+  start(rule: number): number;
+  /** Where it ends. */
+  end(rule: number): number;
+  /** Whether it has a `*`. */
+  wildcard(rule: number): boolean;
+  /** Whether it ended in `$` (now taken off). */
+  anchored(rule: number): boolean;
 }
 
 /** Whether to build the automaton: when it pays (the default), always, or never. */
@@ -83,14 +91,31 @@ export const NOT_DEEP = 0xffff;
  */
 export const AUTOMATON_MIN_COST = 1024;
 
+/** The position of the first `*` of rule `rule`'s pattern (a wildcard one has one). */
+function firstStar(rules: StoredRules, rule: number): number {
+  let at = rules.start(rule);
+  while (rules.bytes[at] !== STAR) at++;
+  return at;
+}
+
+/** The position of the last `*` of rule `rule`'s pattern (a wildcard one has one). */
+function lastStar(rules: StoredRules, rule: number): number {
+  let at = rules.end(rule) - 1;
+  while (rules.bytes[at] !== STAR) at--;
+  return at;
+}
+
 /**
- * Where a wildcard pattern's searched pieces lie, [start, end): from after its first `*` to its end, or to
- * its last `*` when its last piece is a suffix test. Stars are folded and never end a pattern, so no piece
- * is empty; end ≤ start when there is none to search (`/a*b$`).
+ * Where a wildcard pattern's searched pieces lie in `rules.bytes`: from after its first `*` to its end, or
+ * to its last `*` when its last piece is a suffix test. Stars are folded and never end a pattern, so no
+ * piece is empty; the end is at or before the start when there is none to search (`/a*b$`).
  */
-function searchedSpan(pattern: PatternShape): [start: number, end: number] {
-  const bytes = pattern.bytes;
-  return [bytes.indexOf(STAR) + 1, pattern.anchored ? bytes.lastIndexOf(STAR) : bytes.length];
+function searchedStart(rules: StoredRules, rule: number): number {
+  return firstStar(rules, rule) + 1;
+}
+
+function searchedEnd(rules: StoredRules, rule: number): number {
+  return rules.anchored(rule) ? lastStar(rules, rule) : rules.end(rule);
 }
 
 /** Byte order, as the trie's layout wants it. */
@@ -118,39 +143,42 @@ function nextPowerOfTwo(value: number): number {
  * `mode` is 'auto' and trying them one by one is cheap enough, or when it would exceed MAX_AUTOMATON_NODES.
  */
 export function buildPieceAutomaton(
-  patterns: readonly PatternShape[],
+  patterns: StoredRules,
   mode: AutomatonMode,
   deepPieceDepth = DEEP_PIECE_DEPTH,
 ): PieceAutomaton | undefined {
   if (mode === 'never') return undefined;
+  const bytes = patterns.bytes;
   // What trying the searched pieces one by one would cost, before any work goes into the automaton: most
   // files stop here.
   let cost = 0;
-  for (const pattern of patterns) {
-    if (!pattern.wildcard) continue;
-    const [start, end] = searchedSpan(pattern);
-    for (let i = start; i < end; i++) cost += pattern.bytes[i] === STAR ? 8 : 1;
+  for (let rule = 0; rule < patterns.count; rule++) {
+    if (!patterns.wildcard(rule)) continue;
+    const start = searchedStart(patterns, rule);
+    const end = searchedEnd(patterns, rule);
+    for (let i = start; i < end; i++) cost += bytes[i] === STAR ? 8 : 1;
     if (end > start) cost += 8;
   }
   if (cost === 0 || (mode === 'auto' && cost < AUTOMATON_MIN_COST)) return undefined;
   // The rules with searched pieces, and the distinct pieces, numbered in order of appearance for now.
   const pieceNumbers = new ByteStringNumbers();
   const rules: { ruleIndex: number; firstLength: number; suffixLength: number; pieces: number[] }[] = [];
-  patterns.forEach((pattern, ruleIndex) => {
-    if (!pattern.wildcard) return;
-    const bytes = pattern.bytes;
-    const [searchedStart, searchedEnd] = searchedSpan(pattern);
-    if (searchedEnd <= searchedStart) return;
+  for (let ruleIndex = 0; ruleIndex < patterns.count; ruleIndex++) {
+    if (!patterns.wildcard(ruleIndex)) continue;
+    const searchFrom = searchedStart(patterns, ruleIndex);
+    const searchTo = searchedEnd(patterns, ruleIndex);
+    if (searchTo <= searchFrom) continue;
     const numbers: number[] = [];
-    let start = searchedStart;
-    for (let i = start; i <= searchedEnd; i++) {
-      if (i < searchedEnd && bytes[i] !== STAR) continue;
+    let start = searchFrom;
+    for (let i = start; i <= searchTo; i++) {
+      if (i < searchTo && bytes[i] !== STAR) continue;
       numbers.push(pieceNumbers.numberOf(bytes, start, i));
       start = i + 1;
     }
-    const suffixLength = pattern.anchored ? bytes.length - bytes.lastIndexOf(STAR) - 1 : 0;
-    rules.push({ ruleIndex, firstLength: searchedStart - 1, suffixLength, pieces: numbers });
-  });
+    const patternEnd = patterns.end(ruleIndex);
+    const suffixLength = patterns.anchored(ruleIndex) ? patternEnd - lastStar(patterns, ruleIndex) - 1 : 0;
+    rules.push({ ruleIndex, firstLength: searchFrom - 1 - patterns.start(ruleIndex), suffixLength, pieces: numbers });
+  }
 
   // The trie, laid out by piece in sorted order: each piece adds its tail, the nodes past its common prefix
   // with the piece before it. A prefix sorts before its extensions, so every tail has at least one node.

@@ -4,11 +4,12 @@
  * rules hold neither the parse tree nor more of the body than their own patterns.
  *
  * The written patterns are usually views of one buffer (the body, or the packed patterns of a body that
- * was mostly something else, src/parse/groups.ts): then the table keeps a view of the span they cover
+ * was mostly something else, src/parse/rule-records.ts): then the table keeps a view of the span they cover
  * instead of a copy, so that a cache that keeps the body anyway does not hold the patterns twice.
  */
 import { decodeUtf8 } from '../decode-utf8.js';
-import type { CompiledRule } from './rules.js';
+import type { RuleRecords } from '../parse/rule-records.js';
+import { DERIVED as DERIVED_SOURCE, type CompiledRules } from './rules.js';
 
 /** A compiled rule, in the order the matcher tries them. */
 export interface RuleInfo {
@@ -22,29 +23,30 @@ const DERIVED = 0x4000_0000;
 const LINE = 0x3fff_ffff;
 
 /**
- * The span of one buffer all `rules` are views of, when it is mostly their patterns (at most half again
- * as long as they are together); else undefined, and the patterns are copied rather than keep the rest
- * of the span (comments, sitemaps, other agents' rules) alive.
+ * Where the written patterns of the records of `sources` lie in `records.patterns`: the span they cover and
+ * their bytes together.
  */
-function sharedSpan(rules: readonly CompiledRule[]): Uint8Array | undefined {
-  const buffer = rules[0]?.written.buffer;
+function coveredSpan(records: RuleRecords, sources: Uint32Array, count: number): { start: number; end: number; total: number } {
   let start = Infinity;
   let end = 0;
   let total = 0;
-  for (const { written } of rules) {
-    if (written.buffer !== buffer) return undefined;
-    start = Math.min(start, written.byteOffset);
-    end = Math.max(end, written.byteOffset + written.length);
-    total += written.length;
+  for (let index = 0; index < count; index++) {
+    const record = (sources[index] as number) & ~DERIVED_SOURCE;
+    start = Math.min(start, records.start(record));
+    end = Math.max(end, records.end(record));
+    total += records.end(record) - records.start(record);
   }
-  if (buffer === undefined || end - start > total * 1.5) return undefined;
-  return new Uint8Array(buffer, start, end - start);
+  return { start, end, total };
 }
 
 export class RuleTable {
   /** The written patterns: rule i's are bytes starts[i] to starts[i] + lengths[i]. */
   private readonly written: Uint8Array;
-  /** Whether `written` is a span of the buffer the patterns came from, not a copy of its own. */
+  /**
+   * Whether `written` is a span of the buffer the patterns came from (when it is mostly their patterns: at
+   * most half again as long as they are together), not a copy; a copy keeps none of the rest of the span
+   * (comments, sitemaps, other agents' rules) alive.
+   */
   private readonly shared: boolean;
   private readonly starts: Uint32Array;
   /** A written pattern is one line's value: at most 16,663 bytes (MAX_LINE_BYTES), so 16 bits hold it. */
@@ -52,30 +54,33 @@ export class RuleTable {
   /** Per rule: its line, with ALLOW and DERIVED in the top bits. */
   private readonly linesAndFlags: Uint32Array;
 
-  /** `rules` in the bytecode's order: index i here is rule i there. */
-  constructor(rules: readonly CompiledRule[]) {
-    this.starts = new Uint32Array(rules.length);
-    this.lengths = new Uint16Array(rules.length);
-    this.linesAndFlags = new Uint32Array(rules.length);
-    const shared = sharedSpan(rules);
-    let total = 0;
-    if (shared === undefined) for (const rule of rules) total += rule.written.length;
-    this.written = shared ?? new Uint8Array(total);
-    this.shared = shared !== undefined;
+  /** The rules `compiled` holds, in its order (the bytecode's: index i here is rule i there), as `records` wrote them. */
+  constructor(records: RuleRecords, compiled: CompiledRules) {
+    const { sources, count } = compiled;
+    const span = coveredSpan(records, sources, count);
+    this.shared = count > 0 && span.end - span.start <= span.total * 1.5;
+    this.starts = new Uint32Array(count);
+    this.lengths = new Uint16Array(count);
+    this.linesAndFlags = new Uint32Array(count);
+    const patterns = records.patterns;
+    this.written = this.shared ? patterns.subarray(span.start, span.end) : new Uint8Array(span.total);
     let at = 0;
-    rules.forEach((rule, index) => {
-      const { written } = rule;
-      if (shared === undefined) {
-        this.written.set(written, at);
-        this.starts[index] = at;
-        at += written.length;
+    for (let index = 0; index < count; index++) {
+      const source = sources[index] as number;
+      const record = source & ~DERIVED_SOURCE;
+      const start = records.start(record);
+      const length = records.end(record) - start;
+      if (this.shared) {
+        this.starts[index] = start - span.start;
       } else {
-        this.starts[index] = written.byteOffset - shared.byteOffset;
+        this.starts[index] = at;
+        for (let k = start; k < start + length; k++) this.written[at++] = patterns[k] as number;
       }
-      this.lengths[index] = written.length;
+      this.lengths[index] = length;
       // Line numbers stay far below 2^30: a 500 KiB body has at most 512,000 lines.
-      this.linesAndFlags[index] = (rule.line & LINE) | (rule.allow ? ALLOW : 0) | (rule.derived ? DERIVED : 0);
-    });
+      this.linesAndFlags[index] =
+        (records.line(record) & LINE) | ((compiled.allows[index] as number) === 1 ? ALLOW : 0) | (source & DERIVED_SOURCE ? DERIVED : 0);
+    }
   }
 
   get length(): number {

@@ -9,8 +9,9 @@ import { decodeUtf8 } from '../decode-utf8.js';
 import { parseCleanParam } from './clean-param.js';
 import { isPlainDecimal, parseCrawlDelay, parseRequestRate, parseVisitTime } from './group-directives.js';
 import { parseHost } from './host.js';
-import type { Diagnostic, DiagnosticCode, Group, ParsedRobots } from './model.js';
+import type { Diagnostic, DiagnosticCode, GroupRecord, ParsedRobots } from './model.js';
 import { readRecords, type RecordHandler, type RecordReader } from './records.js';
+import { RuleRecords } from './rule-records.js';
 
 function isTokenByte(byte: number): boolean {
   const folded = byte | 0x20;
@@ -63,32 +64,21 @@ function extensionNamed(body: Uint8Array, start: number, end: number): Extension
   }
 }
 
-/** A rule as the builder makes it: its pattern is set once the whole body is read (placePatterns). */
-interface PendingRule {
-  readonly line: number;
-  readonly allow: boolean;
-  pattern: Uint8Array;
-}
-
-const NO_PATTERN = new Uint8Array(0);
-
 class GroupBuilder implements RecordHandler {
-  readonly groups: Group[] = [];
-  /** Every rule in file order, and where its pattern is in the body: [start, end] pairs. */
-  private readonly rules: PendingRule[] = [];
-  private readonly patternSpans: number[] = [];
+  readonly groups: GroupRecord[] = [];
+  readonly rules: RuleRecords;
   readonly sitemaps: string[] = [];
   /** The sitemaps seen, for the duplicate check: a list search would make many sitemaps quadratic. */
   private readonly sitemapsSeen = new Set<string>();
   readonly cleanParams: ParsedRobots['cleanParams'] = [];
   readonly diagnostics: Diagnostic[] = [];
   host: string | undefined;
-  private current: Group | undefined;
+  private current: GroupRecord | undefined;
   private lastWasRule = false;
-  /** Bytes of all patterns: whether they are worth copying out of the body (placePatterns). */
-  private patternBytes = 0;
 
-  constructor(private readonly body: Uint8Array) {}
+  constructor(private readonly body: Uint8Array) {
+    this.rules = new RuleRecords(body);
+  }
 
   /** Whether diagnostics are still kept: past the cap, work that only produces them is skipped. */
   private get reporting(): boolean {
@@ -106,7 +96,8 @@ class GroupBuilder implements RecordHandler {
   userAgent(line: number, start: number, end: number): void {
     const raw = this.body.subarray(start, end);
     if (this.current === undefined || this.lastWasRule) {
-      this.current = { agents: [], rules: [] };
+      const next = this.rules.count;
+      this.current = { agents: [], firstRule: next, endRule: next };
       this.groups.push(this.current);
       this.lastWasRule = false;
     }
@@ -121,11 +112,8 @@ class GroupBuilder implements RecordHandler {
       this.report(line, 'outside-group', `${allow ? 'Allow' : 'Disallow'} before any User-agent line is ignored`);
       return;
     }
-    const rule: PendingRule = { line, allow, pattern: NO_PATTERN };
-    this.current.rules.push(rule);
-    this.rules.push(rule);
-    this.patternSpans.push(start, end);
-    this.patternBytes += end - start;
+    this.rules.add(line, allow, start, end);
+    this.current.endRule = this.rules.count;
     this.lastWasRule = true;
   }
 
@@ -205,54 +193,6 @@ class GroupBuilder implements RecordHandler {
     if (cleanParam === undefined) this.report(line, 'invalid-value', `invalid clean-param "${value}"`);
     else this.cleanParams.push(cleanParam);
   }
-
-  /**
-   * Gives every rule its pattern, once the body is read: views of the body when patterns are most of it;
-   * else copies, packed into one buffer of their own, so that a file that is mostly something else (an
-   * HTML page with one rule) is not kept alive by one rule. Short patterns that repeat (`/`, `/*`) share
-   * one copy: a file of thousands of tiny groups makes one.
-   */
-  placePatterns(): void {
-    const { body, rules, patternSpans: spans } = this;
-    if (this.patternBytes * 2 >= body.length) {
-      for (let i = 0; i < rules.length; i++) (rules[i] as PendingRule).pattern = body.subarray(spans[2 * i], spans[2 * i + 1]);
-      return;
-    }
-    const packed = new Uint8Array(this.patternBytes);
-    const shared = new Map<number, Uint8Array>();
-    let at = 0;
-    for (let i = 0; i < rules.length; i++) {
-      const rule = rules[i] as PendingRule;
-      const start = spans[2 * i] as number;
-      const end = spans[2 * i + 1] as number;
-      const key = end - start <= SHORT_PATTERN ? shortKey(body, start, end) : -1;
-      const known = key < 0 ? undefined : shared.get(key);
-      if (known !== undefined) {
-        rule.pattern = known;
-        continue;
-      }
-      // Most patterns are a few bytes: a loop copies them for less than a view to copy from would cost.
-      if (end - start <= SHORT_COPY) for (let k = start; k < end; k++) packed[at++] = body[k] as number;
-      else {
-        packed.set(body.subarray(start, end), at);
-        at += end - start;
-      }
-      rule.pattern = packed.subarray(at - (end - start), at);
-      if (key >= 0) shared.set(key, rule.pattern);
-    }
-  }
-}
-
-/** Patterns this short are told apart by shortKey and share one copy when they repeat. */
-const SHORT_PATTERN = 6;
-/** Patterns up to this long are copied byte by byte. */
-const SHORT_COPY = 32;
-
-/** A key that tells apart every pattern of up to SHORT_PATTERN bytes (their bytes and their length). */
-function shortKey(body: Uint8Array, start: number, end: number): number {
-  let key = end - start;
-  for (let i = start; i < end; i++) key = key * 256 + (body[i] as number);
-  return key;
 }
 
 /**
@@ -273,7 +213,7 @@ export function parseRobotsBody(
   const complete = endsMidLine ? bytes.subarray(0, lastLineEnd(bytes) + 1) : bytes;
   const builder = new GroupBuilder(complete);
   read(complete, builder);
-  builder.placePatterns();
+  builder.rules.place();
   const truncated = bytesIgnored !== 0;
   if (truncated) {
     const partial = endsMidLine ? `; the line it cut (${body.length - complete.length} bytes) was dropped` : '';
@@ -286,6 +226,7 @@ export function parseRobotsBody(
   }
   return {
     groups: builder.groups,
+    rules: builder.rules,
     sitemaps: builder.sitemaps,
     host: builder.host,
     cleanParams: builder.cleanParams,

@@ -1,6 +1,7 @@
 /** What parsing a robots.txt file yields: the groups, the file-wide directives, and what was odd. */
 import type { CleanParam } from './clean-param.js';
 import type { RequestRate, VisitTime } from './group-directives.js';
+import type { RuleRecords } from './rule-records.js';
 
 /** One `User-agent:` line of a group. */
 export interface AgentLine {
@@ -21,14 +22,25 @@ export interface RuleLine {
   readonly pattern: Uint8Array;
 }
 
-/** Consecutive user-agent lines and the lines up to the next group. */
-export interface Group {
-  readonly agents: AgentLine[];
-  readonly rules: RuleLine[];
-  /** The first valid value of each extension in this group. */
+/** The first valid value of each extension in a group. */
+export interface GroupExtensions {
   crawlDelay?: number;
   requestRate?: RequestRate;
   visitTime?: VisitTime;
+}
+
+/** Consecutive user-agent lines and the lines up to the next group. */
+export interface Group extends GroupExtensions {
+  readonly agents: AgentLine[];
+  readonly rules: RuleLine[];
+}
+
+/** A group as the parser keeps it: its rules are a range of the file's RuleRecords, not objects. */
+export interface GroupRecord extends GroupExtensions {
+  readonly agents: AgentLine[];
+  /** The group's rules are rules firstRule to endRule - 1 of the file's RuleRecords. */
+  readonly firstRule: number;
+  endRule: number;
 }
 
 export type DiagnosticCode =
@@ -50,7 +62,9 @@ export interface Diagnostic {
 }
 
 export interface ParsedRobots {
-  readonly groups: Group[];
+  readonly groups: GroupRecord[];
+  /** Every rule of the groups, in file order. */
+  readonly rules: RuleRecords;
   readonly sitemaps: string[];
   readonly host: string | undefined;
   readonly cleanParams: CleanParam[];

@@ -69,9 +69,21 @@ function startsWithIgnoringAsciiCase(body: Uint8Array, start: number, end: numbe
   return true;
 }
 
+/**
+ * How keys are read: `google`, by prefix and with the misspellings above, a line without a colon read as
+ * two tokens; `exact`, a key is its name alone (any case) and a line needs its colon, as robots-parser
+ * reads them (src/compat/).
+ */
+export type KeyReading = 'google' | 'exact';
+
 /** What kind of record the key in body[start, end) names. */
-function classifyKey(body: Uint8Array, start: number, end: number): KeyKind {
+function classifyKey(body: Uint8Array, start: number, end: number, keys: KeyReading): KeyKind {
   for (const [kind, spellings] of KEY_SPELLINGS) {
+    if (keys === 'exact') {
+      const name = spellings[0] as string;
+      if (end - start === name.length && startsWithIgnoringAsciiCase(body, start, end, name)) return kind;
+      continue;
+    }
     for (const spelling of spellings) {
       if (startsWithIgnoringAsciiCase(body, start, end, spelling)) return kind;
     }
@@ -83,7 +95,7 @@ function classifyKey(body: Uint8Array, start: number, end: number): KeyKind {
  * Splits the line body[start, end) into key and value and hands it on; a line that holds no record is
  * reported as malformed unless it is blank or a comment.
  */
-function readRecord(body: Uint8Array, line: number, start: number, end: number, handler: RecordHandler): void {
+function readRecord(body: Uint8Array, line: number, start: number, end: number, handler: RecordHandler, keys: KeyReading): void {
   end = find(body, start, end, HASH);
   while (start < end && isAsciiWhitespace(body[start])) start++;
   while (end > start && isAsciiWhitespace(body[end - 1])) end--;
@@ -91,6 +103,7 @@ function readRecord(body: Uint8Array, line: number, start: number, end: number, 
 
   let separator = find(body, start, end, COLON);
   if (separator === end) {
+    if (keys === 'exact') return handler.malformed(line);
     // Some files forget the colon: accept whitespace instead, but only between exactly two tokens.
     separator = start;
     while (separator < end && !isSpaceOrTab(body[separator])) separator++;
@@ -105,7 +118,7 @@ function readRecord(body: Uint8Array, line: number, start: number, end: number, 
   if (keyEnd === start) return handler.malformed(line);
   let valueStart = separator + 1;
   while (valueStart < end && isAsciiWhitespace(body[valueStart])) valueStart++;
-  switch (classifyKey(body, start, keyEnd)) {
+  switch (classifyKey(body, start, keyEnd, keys)) {
     case 'user-agent':
       return handler.userAgent(line, valueStart, end);
     case 'allow':
@@ -123,9 +136,9 @@ function readRecord(body: Uint8Array, line: number, start: number, end: number, 
 export type RecordReader = (body: Uint8Array, handler: RecordHandler) => void;
 
 /** Reads `body` and hands every record to `handler`, in file order. */
-export function readRecords(body: Uint8Array, handler: RecordHandler): void {
+export function readRecords(body: Uint8Array, handler: RecordHandler, keys: KeyReading = 'google'): void {
   forEachLine(body, (line, start, end, cut) => {
     if (cut) handler.lineCut(line);
-    readRecord(body, line, start, end, handler);
+    readRecord(body, line, start, end, handler, keys);
   });
 }

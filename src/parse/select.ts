@@ -4,17 +4,17 @@
  * A group that lists both `*` and the agent counts as the agent's. Once any group names the agent,
  * the `*` rules are ignored entirely, even when the agent's groups have no rules.
  */
-import type { Group } from './model.js';
+import type { GroupRecord } from './model.js';
 
 export interface Selection {
   /** Which kind of group applied. */
   readonly matched: 'agent' | 'global' | 'none';
   /** The applicable groups, in file order. */
-  readonly groups: Group[];
+  readonly groups: GroupRecord[];
 }
 
 /** `agentKey`: the caller's lower-cased product token, or undefined when it can name no group. */
-export function selectGroups(groups: readonly Group[], agentKey: string | undefined): Selection {
+export function selectGroups(groups: readonly GroupRecord[], agentKey: string | undefined): Selection {
   if (agentKey !== undefined) {
     const named = groups.filter((group) => group.agents.some((agent) => !agent.global && agent.token === agentKey));
     if (named.length > 0) return { matched: 'agent', groups: named };
