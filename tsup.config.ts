@@ -7,16 +7,22 @@ export default defineConfig([
   {
     ...shared,
     // Node, browsers and bundlers: the matcher's bytes inlined, nothing to locate at run time.
-    entry: { index: 'src/platform/inline.ts' },
+    // robots-parser's drop-in (`robotstxt-wasm/compat/robots-parser`) is an entry of its own; in CommonJS its
+    // module.exports is the function itself, as robots-parser's is (cjsInterop).
+    entry: { index: 'src/platform/inline.ts', 'robots-parser': 'src/platform/robots-parser.ts' },
     format: ['esm', 'cjs'],
     dts: true,
     clean: true,
+    cjsInterop: true,
+    // cjsInterop needs the CommonJS build to go through tsup's own ESM → CJS step, which splitting selects;
+    // the two entries then share one copy of the library in either format.
+    splitting: true,
     loader: { '.wasm': 'binary' },
   },
   {
     ...shared,
     // Cloudflare Workers: the matcher stays a module of its own, imported from beside the entry.
-    entry: { worker: 'src/platform/workers.ts' },
+    entry: { worker: 'src/platform/workers.ts', 'robots-parser-worker': 'src/platform/robots-parser-workers.ts' },
     format: ['esm'],
     external: ['./matcher.wasm'],
     onSuccess: () => copyFile('build/matcher.wasm', 'dist/matcher.wasm'),

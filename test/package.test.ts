@@ -49,6 +49,18 @@ describe('the built package', () => {
     expect(manifest.exports['.']).toMatchObject({ workerd: { types: './dist/index.d.ts', default: './dist/worker.js' } });
   });
 
+  it('offers robots-parser\'s drop-in: the default export in ESM, module.exports itself in CommonJS', async () => {
+    type RobotsParser = (url: string, contents: string) => { isAllowed(url: string, ua?: string): boolean | undefined };
+    const check = (robotsParser: RobotsParser): void => {
+      expect(typeof robotsParser).toBe('function');
+      const robots = robotsParser('https://example.com/robots.txt', ROBOTS);
+      expect(robots.isAllowed('https://example.com/private/x', 'ExampleBot')).toBe(false);
+      expect(robots.isAllowed('https://other.example/private/x', 'ExampleBot')).toBeUndefined();
+    };
+    check(((await import('robotstxt-wasm/compat/robots-parser')) as { default: RobotsParser }).default);
+    check(createRequire(import.meta.url)('robotstxt-wasm/compat/robots-parser') as RobotsParser);
+  });
+
   it('resolves through the exports map', async () => {
     const entry = (await import('robotstxt-wasm')) as Entry;
     checkEntry(entry);

@@ -70,6 +70,17 @@ describe('the Workers entry, inside workerd', () => {
     expect(answer).toMatchObject({ ...expected, matcher: { kind: 'wasm' }, finalizationRegistry: 'undefined' });
   });
 
+  it("runs robots-parser's drop-in from its own Workers entry, with the WebAssembly matcher", async () => {
+    const answer = await json(await worker('test/workers/robots-parser.js'), '/');
+    expect(answer).toEqual({
+      allowed: [false, true, true],
+      line: 2,
+      crawlDelay: 2,
+      sitemaps: ['https://example.com/map.xml'],
+      matcher: 'wasm',
+    });
+  });
+
   it('the inline entry, which Workers cannot run, still answers and says why it is slower, once', async () => {
     const fallback = await worker('test/workers/fallback.js');
     const first = await json(fallback, '/');

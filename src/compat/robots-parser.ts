@@ -1,0 +1,146 @@
+/**
+ * A drop-in replacement for robots-parser 3.x (`robotsParser(url, contents)`), backed by this library's
+ * record reader and compiled matcher. robots-parser's documented behaviour is the contract: its reading of
+ * the file (./robots-parser-groups.ts), its origin check (the URL must have the robots.txt URL's protocol,
+ * host name and port, relative URLs read against a placeholder host), its agents (lower case, the version
+ * cut off, `*` as the fallback) and its precedence (the longest matching pattern; an allow wins a tie).
+ * Each agent's rules are compiled once, when first asked, and matched by the WebAssembly matcher on the
+ * URL's path and query with `%xx` upper-cased, as robots-parser matches them.
+ *
+ * Where this answers differently from robots-parser, on purpose, is listed in the README's migration section.
+ */
+import type { AgentRules } from '../agent-rules.js';
+import { formatAgent, RobotsParserGrouping, upperCaseEscapes, type CompatAgent, type CompatGroups } from './robots-parser-groups.js';
+import { compileCompatRules } from './robots-parser-compile.js';
+import { readRecords } from '../parse/records.js';
+
+/** What robotsParser() returns: robots-parser 3.x's interface, plus isExplicitlyDisallowed from its repository. */
+export interface Robot {
+  /** Whether `url` may be fetched by `ua` (`*` when omitted); undefined when `url` is not of this robots.txt's origin. */
+  isAllowed(url: string, ua?: string): boolean | undefined;
+  /** !isAllowed(url, ua): true for a URL of another origin. */
+  isDisallowed(url: string, ua?: string): boolean;
+  /**
+   * Whether a rule of `ua`'s own group disallows `url`, the `*` group left out; undefined when `url` is not
+   * of this robots.txt's origin.
+   */
+  isExplicitlyDisallowed(url: string, ua: string): boolean | undefined;
+  /** The 1-based line of the rule that decides `url` for `ua`, or -1 when none does (or another origin). */
+  getMatchingLineNumber(url: string, ua?: string): number;
+  /** The last valid Crawl-delay of `ua`'s group (or of `*`), as Number() reads it. */
+  getCrawlDelay(ua?: string): number | undefined;
+  /** Every Sitemap value, as written, in file order. */
+  getSitemaps(): string[];
+  /** The last Host value, lower-cased, or null. */
+  getPreferredHost(): string | null;
+}
+
+/** Relative URLs are read against this host, as robots-parser does: never one that is crawled. */
+const RELATIVE_BASE = 'http://robots-relative.samclarke.com/';
+
+/** The parts of a URL that robots-parser compares and matches; all undefined for a URL it cannot parse. */
+interface UrlParts {
+  readonly protocol: string | undefined;
+  readonly hostname: string | undefined;
+  readonly port: string | undefined;
+  /** Path and query as matched: `%xx` upper-cased. */
+  readonly path: string;
+}
+
+const UNPARSED: UrlParts = { protocol: undefined, hostname: undefined, port: undefined, path: '' };
+
+function urlParts(url: unknown): UrlParts {
+  let parsed: URL;
+  try {
+    parsed = new URL(url as string, RELATIVE_BASE);
+  } catch {
+    // robots-parser reads the parts of a URL it cannot parse as undefined.
+    return UNPARSED;
+  }
+  return { protocol: parsed.protocol, hostname: parsed.hostname, port: parsed.port, path: upperCaseEscapes(parsed.pathname + parsed.search) };
+}
+
+class CompatRobots implements Robot {
+  private readonly origin: UrlParts;
+  private readonly groups: CompatGroups;
+  /** Compiled when first asked, by agent name; `null` for an agent whose list has no rule. */
+  private readonly compiled = new Map<CompatAgent, AgentRules | null>();
+
+  constructor(url: unknown, contents: unknown) {
+    this.origin = urlParts(url);
+    const text = typeof contents === 'string' ? contents : contents ? String(contents) : '';
+    const body = new TextEncoder().encode(text);
+    const grouping = new RobotsParserGrouping(body, text);
+    readRecords(body, grouping, 'exact');
+    this.groups = grouping.groups();
+  }
+
+  isAllowed(url: string, ua?: string): boolean | undefined {
+    const verdict = this.decide(url, this.agentFor(ua));
+    return verdict === undefined ? undefined : verdict.allowed;
+  }
+
+  isDisallowed(url: string, ua?: string): boolean {
+    return !this.isAllowed(url, ua);
+  }
+
+  isExplicitlyDisallowed(url: string, ua: string): boolean | undefined {
+    const verdict = this.decide(url, this.groups.agents.get(formatAgent(ua ?? '*')));
+    return verdict === undefined ? undefined : verdict.line > 0 && !verdict.allowed;
+  }
+
+  getMatchingLineNumber(url: string, ua?: string): number {
+    const verdict = this.decide(url, this.agentFor(ua));
+    return verdict === undefined || verdict.line === 0 ? -1 : verdict.line;
+  }
+
+  getCrawlDelay(ua?: string): number | undefined {
+    return this.agentFor(ua)?.crawlDelay;
+  }
+
+  getSitemaps(): string[] {
+    return [...this.groups.sitemaps];
+  }
+
+  getPreferredHost(): string | null {
+    return this.groups.host;
+  }
+
+  /** The agent's own list, else `*`'s, else none. */
+  private agentFor(ua: string | undefined): CompatAgent | undefined {
+    const agents = this.groups.agents;
+    return agents.get(formatAgent(ua || '*')) ?? agents.get('*');
+  }
+
+  /** The verdict and deciding line (0: none) for `url`, or undefined for a URL of another origin. */
+  private decide(url: string, agent: CompatAgent | undefined): { allowed: boolean; line: number } | undefined {
+    const parts = urlParts(url);
+    const origin = this.origin;
+    // A URL that cannot be parsed is of no origin. (robots-parser finds it of the origin of a robots.txt
+    // URL that cannot be parsed either, and then throws a TypeError of its own: see the README.)
+    if (parts === UNPARSED) return undefined;
+    if (parts.protocol !== origin.protocol || parts.hostname !== origin.hostname || parts.port !== origin.port) return undefined;
+    const rules = agent === undefined ? null : this.rulesOf(agent);
+    if (rules === null) return { allowed: true, line: 0 };
+    return rules.explainPath(parts.path);
+  }
+
+  private rulesOf(agent: CompatAgent): AgentRules | null {
+    let rules = this.compiled.get(agent);
+    if (rules === undefined) this.compiled.set(agent, (rules = agent.rules.length === 0 ? null : compileCompatRules(agent.rules)));
+    return rules;
+  }
+}
+
+/**
+ * robots-parser's entry: the robots.txt's own URL (relative URLs are allowed) and its contents.
+ *
+ * @example
+ * import robotsParser from 'robotstxt-wasm/compat/robots-parser';
+ * const robots = robotsParser('https://example.com/robots.txt', 'User-agent: *\nDisallow: /private/\n');
+ * robots.isAllowed('https://example.com/private/x', 'ExampleBot'); // false
+ * robots.isAllowed('https://other.example/private/x', 'ExampleBot'); // undefined: another origin
+ */
+export default function robotsParser(url: string, contents?: string | null): Robot {
+  return new CompatRobots(url, contents);
+}
