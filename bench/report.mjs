@@ -4,7 +4,7 @@
  */
 import { WORKLOADS } from './engines/engine.mjs';
 import { ENGINES } from './engines/index.mjs';
-import { robotsParser } from './engines/robots-parser.mjs';
+import { dropIn, robotsParser } from './engines/robots-parser.mjs';
 import { guard } from './engines/robots-txt-guard.mjs';
 import { typescript, wasm } from './engines/robotstxt-wasm.mjs';
 import { TYPICAL_FILE_BYTES } from './workloads.mjs';
@@ -109,8 +109,13 @@ class Timings {
    * @param {Workload} workload @param {Engine} other
    */
   ratio(workload, other) {
+    return this.ratioOf(workload, wasm, other);
+  }
+
+  /** The median of `engine`'s per-run speed over `other`'s. @param {Workload} workload @param {Engine} engine @param {Engine} other */
+  ratioOf(workload, engine, other) {
     const theirs = this.runs(workload, other);
-    return median(this.runs(workload, wasm).flatMap((sample, run) => (theirs[run] === undefined ? [] : [sample.perSecond / theirs[run].perSecond])));
+    return median(this.runs(workload, engine).flatMap((sample, run) => (theirs[run] === undefined ? [] : [sample.perSecond / theirs[run].perSecond])));
   }
 }
 
@@ -229,8 +234,8 @@ function throughputSection({ samples }) {
   const lines = [
     '## Throughput',
     '',
-    `| workload | ${ENGINES.map((engine) => engine.label).join(' | ')} | wasm ÷ robots-parser | wasm ÷ guard |`,
-    `| --- | ${ENGINES.map(() => '---:').join(' | ')} | ---: | ---: |`,
+    `| workload | ${ENGINES.map((engine) => engine.label).join(' | ')} | wasm ÷ robots-parser | drop-in ÷ robots-parser | wasm ÷ guard |`,
+    `| --- | ${ENGINES.map(() => '---:').join(' | ')} | ---: | ---: | ---: |`,
   ];
   for (const workload of WORKLOADS) {
     const cells = ENGINES.map((engine) => {
@@ -240,7 +245,8 @@ function throughputSection({ samples }) {
       const note = stands !== undefined ? ` (its ${stands})` : engine.notes?.[workload] !== undefined ? ` (${engine.notes[workload]})` : '';
       return `${rate(t.median(workload, engine), /** @type {Timing} */ (runs[0]).unit)}${note} ±${(t.spread(workload, engine) * 100).toFixed(0)}%`;
     });
-    lines.push(`| ${TITLES[workload]} | ${cells.join(' | ')} | ${times(t.ratio(workload, robotsParser))} | ${times(t.ratio(workload, guard))} |`);
+    const dropInRatio = t.ratioOf(workload, dropIn, robotsParser);
+    lines.push(`| ${TITLES[workload]} | ${cells.join(' | ')} | ${times(t.ratio(workload, robotsParser))} | ${times(dropInRatio)} | ${times(t.ratio(workload, guard))} |`);
   }
   lines.push(
     '',

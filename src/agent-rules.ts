@@ -172,18 +172,20 @@ export class AgentRules {
       const path = requestPath(url);
       index = this.live().decidePath(path);
     }
-    return this.explanationOf(index);
-  }
-
-  private explanationOf(index: number): Explanation {
     if (index < 0) return { allowed: true, line: 0 };
     const { kind, pattern, line } = this.ruleTable().describe(index);
     return { allowed: kind === 'allow', line, rule: { kind, pattern } };
   }
 
-  /** @internal explain() for a path and query read just as they stand (the robots-parser drop-in prepares its own). */
-  explainPath(path: string): Explanation {
-    return this.explanationOf(this.live().decidePath(path));
+  /**
+   * @internal For a path and query read just as they stand (the robots-parser drop-in prepares its own):
+   * the deciding rule's line, 0 when none decides, and negated for a disallow.
+   */
+  signedLineOfPath(path: string): number {
+    const index = this.live().decidePath(path);
+    if (index < 0) return 0;
+    const table = this.ruleTable();
+    return table.kind(index) === 'allow' ? table.line(index) : -table.line(index);
   }
 
   /**

@@ -107,6 +107,19 @@ describe('the drop-in against robots-parser on odd and hostile files', () => {
     );
   });
 
+  it('agree on URLs of every spelling the URL parser rewrites (the drop-in reads plain ones without it)', () => {
+    const contents = 'User-agent: *\nDisallow: /a/b\nDisallow: /*.\nDisallow: /*%2F\nAllow: /a/b?\nDisallow: /q?x=%41\nDisallow: /x\'y\nDisallow: /p$\n';
+    const alphabet = ['a', 'b', 'x', 'y', 'p', 'q', '/', '.', '..', '%2e', '%2E', '%2f', '%41', '?', '=', '#', "'", '\\', '\t', ' ', '"', '<', '|', '^', '`', '{', 'é', '%', '%zz', ':', '@', '!', '$', '&', ';'];
+    const origins = ['https://example.com', 'https://EXAMPLE.com', 'https://example.com:443', 'http://example.com', 'https://example.com.evil', 'https://u@example.com'];
+    fc.assert(
+      fc.property(fc.constantFrom(...origins), fc.array(fc.constantFrom(...alphabet), { maxLength: 10 }), (origin, parts) => {
+        const url = `${origin}/${parts.join('')}`;
+        expect(compare('https://example.com/robots.txt', contents, [url], [undefined, 'ExampleBot']).differences).toEqual([]);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
   it('agree when the robots.txt URL is relative, invalid or missing', () => {
     for (const url of ['/robots.txt', 'https://ex ample.com/robots.txt', 'null', ':/wom/test/']) {
       expect(compare(url, 'User-agent: *\nDisallow: /private\n', ['/private', '/open', 'https://example.com/private'], [undefined]).differences).toEqual([]);

@@ -18,7 +18,7 @@ import { readFileSync } from 'node:fs';
 
 /**
  * @typedef {(typeof WORKLOADS)[number]} Workload
- * @typedef {'wasm' | 'typescript' | 'robots-parser' | 'guard'} Impl
+ * @typedef {'wasm' | 'typescript' | 'robots-parser' | 'drop-in' | 'guard'} Impl
  * @typedef {import('../inputs.mjs').Inputs} Inputs
  */
 /**

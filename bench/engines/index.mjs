@@ -1,16 +1,16 @@
 /**
  * The engines the benchmark compares, in the report's order: ours first (the WebAssembly matcher users get,
- * then the TypeScript executor of the same bytecode), then the peers. Importing this loads no engine: each
+ * then the TypeScript executor of the same bytecode), then the peers, robots-parser followed by our drop-in for it. Importing this loads no engine: each
  * module loads its library inside its passes, so a timing process loads only the engine it times.
  */
-import { robotsParser } from './robots-parser.mjs';
+import { dropIn, robotsParser } from './robots-parser.mjs';
 import { guard } from './robots-txt-guard.mjs';
 import { typescript, wasm } from './robotstxt-wasm.mjs';
 
 /** @typedef {import('./engine.mjs').Engine} Engine @typedef {import('./engine.mjs').Impl} Impl */
 
 /** @type {readonly Engine[]} */
-export const ENGINES = [wasm, typescript, robotsParser, guard];
+export const ENGINES = [wasm, typescript, robotsParser, dropIn, guard];
 
 /** @param {string} impl @returns {Engine} */
 export function engineNamed(impl) {

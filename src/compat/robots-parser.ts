@@ -47,7 +47,18 @@ interface UrlParts {
   readonly path: string;
 }
 
+const SLASH = 0x2f;
+const AGENT_MEMO = 16;
+
 const UNPARSED: UrlParts = { protocol: undefined, hostname: undefined, port: undefined, path: '' };
+
+/**
+ * What the URL parser leaves as it is after an origin: path characters it neither encodes nor rewrites
+ * (no `\\`, no `'`, nothing below `!` or above `~`, none of `"<>^`{|}`), then an optional query of the same.
+ * A dot segment (`/./`, `/../`, `%2e` spellings) is normalized by the parser: such URLs take the parser.
+ */
+const PLAIN_REST = /^[\w\-.~!$&()*+,;=:@/%]*(?:\?[\w\-.~!$&()*+,;=:@/%?]*)?$/;
+const DOT_SEGMENT = /(?:^|\/)(?:\.|%2e){1,2}(?:[/?]|$)/i;
 
 function urlParts(url: unknown): UrlParts {
   let parsed: URL;
@@ -62,12 +73,18 @@ function urlParts(url: unknown): UrlParts {
 
 class CompatRobots implements Robot {
   private readonly origin: UrlParts;
+  /** `protocol//host[:port]` as the URL parser writes this origin: a URL that starts with it and then `/` may skip the parser. */
+  private readonly originPrefix: string | undefined;
+  /** The agents callers named, resolved (a crawler names one or two): reset past AGENT_MEMO entries. */
+  private readonly agentMemo = new Map<string | undefined, CompatAgent | undefined>();
   private readonly groups: CompatGroups;
   /** Compiled when first asked, by agent name; `null` for an agent whose list has no rule. */
   private readonly compiled = new Map<CompatAgent, AgentRules | null>();
 
   constructor(url: unknown, contents: unknown) {
     this.origin = urlParts(url);
+    const { protocol, hostname, port } = this.origin;
+    this.originPrefix = protocol === undefined ? undefined : `${protocol}//${hostname}${port === '' ? '' : `:${port}`}`;
     const text = typeof contents === 'string' ? contents : contents ? String(contents) : '';
     const body = new TextEncoder().encode(text);
     const grouping = new RobotsParserGrouping(body, text);
@@ -108,21 +125,44 @@ class CompatRobots implements Robot {
 
   /** The agent's own list, else `*`'s, else none. */
   private agentFor(ua: string | undefined): CompatAgent | undefined {
+    const memo = this.agentMemo;
+    if (memo.has(ua)) return memo.get(ua);
     const agents = this.groups.agents;
-    return agents.get(formatAgent(ua || '*')) ?? agents.get('*');
+    const agent = agents.get(formatAgent(ua || '*')) ?? agents.get('*');
+    if (memo.size >= AGENT_MEMO) memo.clear();
+    memo.set(ua, agent);
+    return agent;
+  }
+
+  /**
+   * The parts of `url` robots-parser compares and matches. A URL of this origin written as the URL parser
+   * would write it (the common case: a crawler's URLs come from links it resolved) is read without a URL
+   * object; any other goes through the parser.
+   */
+  private partsOf(url: string): UrlParts {
+    const prefix = this.originPrefix;
+    if (prefix !== undefined && typeof url === 'string' && url.startsWith(prefix) && url.charCodeAt(prefix.length) === SLASH) {
+      const rest = url.slice(prefix.length);
+      if (PLAIN_REST.test(rest) && !DOT_SEGMENT.test(rest)) {
+        // A `?` with nothing after it is no query for the parser.
+        const path = rest.endsWith('?') && rest.indexOf('?') === rest.length - 1 ? rest.slice(0, -1) : rest;
+        return { ...this.origin, path: path.includes('%') ? upperCaseEscapes(path) : path };
+      }
+    }
+    return urlParts(url);
   }
 
   /** The verdict and deciding line (0: none) for `url`, or undefined for a URL of another origin. */
   private decide(url: string, agent: CompatAgent | undefined): { allowed: boolean; line: number } | undefined {
-    const parts = urlParts(url);
+    const parts = this.partsOf(url);
     const origin = this.origin;
     // A URL that cannot be parsed is of no origin. (robots-parser finds it of the origin of a robots.txt
     // URL that cannot be parsed either, and then throws a TypeError of its own: see the README.)
     if (parts === UNPARSED) return undefined;
     if (parts.protocol !== origin.protocol || parts.hostname !== origin.hostname || parts.port !== origin.port) return undefined;
     const rules = agent === undefined ? null : this.rulesOf(agent);
-    if (rules === null) return { allowed: true, line: 0 };
-    return rules.explainPath(parts.path);
+    const signedLine = rules === null ? 0 : rules.signedLineOfPath(parts.path);
+    return { allowed: signedLine >= 0, line: Math.abs(signedLine) };
   }
 
   private rulesOf(agent: CompatAgent): AgentRules | null {

@@ -96,6 +96,16 @@ export class RuleTable {
     return this.shared && this.written.buffer === besides ? own : own + this.written.byteLength;
   }
 
+  /** Rule `index`'s kind, without describing it. */
+  kind(index: number): 'allow' | 'disallow' {
+    return (this.linesAndFlags[index] as number) & ALLOW ? 'allow' : 'disallow';
+  }
+
+  /** Rule `index`'s 1-based line, without describing it. */
+  line(index: number): number {
+    return (this.linesAndFlags[index] as number) & LINE;
+  }
+
   /** Rule `index` as written; a rule derived by the index.html rule shows as `…/$`. */
   describe(index: number): RuleInfo {
     const flags = this.linesAndFlags[index] as number;
