@@ -12,6 +12,7 @@
 export { lex, lexResumeAt, lexLineNumber, lexFinished } from './lexer';
 export { scanLines, rememberHost, forgetHosts } from './lines';
 import { isUtf8 } from './utf8';
+import { findByte } from './scan';
 
 // Header offsets (bytes from the start of a ruleset).
 const HEADER_FLAGS: usize = 4;
@@ -419,20 +420,6 @@ function bytesEqual(a: usize, b: usize, length: usize): bool {
   return true;
 }
 
-/**
- * The first `byte` in base[from..end), or `end`; 16 bytes at a time. Reads up to 15 bytes past `end`: a
- * path's buffers and a ruleset's block (src/engine/wasm-backend.ts, VECTOR_SLACK) have room for it.
- */
-function findByte(base: usize, from: usize, end: usize, byte: u8): usize {
-  const needle = i8x16.splat(<i8>byte);
-  for (let i = from; i < end; i += 16) {
-    let mask = i8x16.bitmask(i8x16.eq(v128.load(base + i), needle));
-    const remaining = end - i;
-    if (remaining < 16) mask &= (1 << <i32>remaining) - 1;
-    if (mask != 0) return i + <usize>ctz(mask);
-  }
-  return end;
-}
 
 // ---------------------------------------------------------------------------------------------------------
 // The piece automaton (src/compile/bytecode.ts, "The piece automaton" and "Work area").

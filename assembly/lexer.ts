@@ -10,6 +10,8 @@
 // kind: 0 malformed (key spans the trimmed content), 1 user-agent, 2 allow, 3 disallow, 4 sitemap,
 //       5 other key, 6 blank line that was cut (only reported because of the flag).
 
+import { findByte } from './scan';
+
 const LF: u8 = 0x0a;
 const CR: u8 = 0x0d;
 const HASH: u8 = 0x23;
@@ -80,7 +82,7 @@ export function lex(body: usize, length: usize, start: usize, lineNumber: u32, o
 }
 
 function lexLine(body: usize, start: usize, end: usize, record: usize, lineNumber: u32, cut: bool): bool {
-  end = findInBody(body, start, end, HASH);
+  end = findByte(body, start, end, HASH);
   while (start < end && isAsciiWhitespace(load<u8>(body + start))) start++;
   while (end > start && isAsciiWhitespace(load<u8>(body + end - 1))) end--;
   const cutFlag = cut ? CUT_FLAG : 0;
@@ -88,7 +90,7 @@ function lexLine(body: usize, start: usize, end: usize, record: usize, lineNumbe
     if (cut) writeRecord(record, lineNumber, start, end, end, end, KIND_BLANK_CUT | cutFlag);
     return cut;
   }
-  let separator = findInBody(body, start, end, COLON);
+  let separator = findByte(body, start, end, COLON);
   if (separator == end) {
     // Some files forget the colon: whitespace instead, but only between exactly two tokens.
     separator = start;
@@ -196,14 +198,3 @@ function findLineEnd(base: usize, from: usize, end: usize): usize {
   return end;
 }
 
-/** The first `byte` in [from, end), or `end`; 16 bytes at a time. */
-function findInBody(base: usize, from: usize, end: usize, byte: u8): usize {
-  const needles = i8x16.splat(<i8>byte);
-  for (let i = from; i < end; i += 16) {
-    let mask = i8x16.bitmask(i8x16.eq(v128.load(base + i), needles));
-    const remaining = end - i;
-    if (remaining < 16) mask &= (1 << <i32>remaining) - 1;
-    if (mask != 0) return i + <usize>ctz(mask);
-  }
-  return end;
-}

@@ -13,6 +13,7 @@
 // authority table, and writes their addresses into the state block.
 
 import { isAllowed } from './index';
+import { findByte } from './scan';
 import { isUtf8 } from './utf8';
 
 // The state block: u32 words at the address given to scanLines. In: set by the host; in/out: carried from
@@ -110,7 +111,7 @@ export function scanLines(state: usize): u32 {
   let runEnd = position;
   let stop = SCAN_DONE;
   while (position < length) {
-    const newline = findNewline(input, position, length);
+    const newline = findByte(input, position, length, LF);
     const next = newline < length ? newline + 1 : length;
     let end = newline;
     if (end > position && load<u8>(input + end - 1) == CR) end--;
@@ -356,14 +357,3 @@ function sameKey(stored: usize, bytes: usize, length: usize): bool {
   return true;
 }
 
-/** The first LF from `from` on, or `end`; 16 bytes at a time (reads up to 15 bytes past `end`). */
-function findNewline(base: usize, from: usize, end: usize): usize {
-  const lfs = i8x16.splat(<i8>LF);
-  for (let i = from; i < end; i += 16) {
-    let mask = i8x16.bitmask(i8x16.eq(v128.load(base + i), lfs));
-    const remaining = end - i;
-    if (remaining < 16) mask &= (1 << <i32>remaining) - 1;
-    if (mask != 0) return i + <usize>ctz(mask);
-  }
-  return end;
-}
