@@ -102,10 +102,8 @@ export class LineScanner {
   private readonly hosts: number;
   private readonly keys: number;
   /** The batch's region (and, after it, the output's), grown to the largest batch and kept. */
-  private region = 0;
-  private regionBytes = 0;
-  private scratch = 0;
-  private scratchBytes = 0;
+  private readonly regionBlock: GrowingBlock;
+  private readonly scratchBlock: GrowingBlock;
 
   constructor(
     private readonly exports: LineScannerExports,
@@ -122,6 +120,16 @@ export class LineScanner {
     const hosts = allocator.allocate(HOST_SLOTS * HOST_ENTRY_BYTES + HOST_ENTRY_BYTES, 'the line scanner host table');
     this.hosts = Math.ceil(hosts / HOST_ENTRY_BYTES) * HOST_ENTRY_BYTES;
     this.keys = allocator.allocate(KEY_BYTES, 'the line scanner host names');
+    this.regionBlock = new GrowingBlock(allocator, 'a batch of lines to filter');
+    this.scratchBlock = new GrowingBlock(allocator, 'the line scanner scratch');
+  }
+
+  private get region(): number {
+    return this.regionBlock.address;
+  }
+
+  private get scratch(): number {
+    return this.scratchBlock.address;
   }
 
   get evictions(): number {
@@ -219,20 +227,27 @@ export class LineScanner {
   }
 
   private reserve(batchBytes: number, maxLineBytes: number): void {
-    const needed = 2 * batchBytes + 1 + VECTOR_SLACK;
-    if (needed > this.regionBytes) {
-      const region = this.allocator.allocate(needed, 'a batch of lines to filter');
-      if (this.region !== 0) this.allocator.release(this.region);
-      this.region = region;
-      this.regionBytes = needed;
-    }
+    this.regionBlock.reserve(2 * batchBytes + 1 + VECTOR_SLACK);
     // The matcher rewrites a path of up to maxLineBytes bytes into 3 bytes each, a slash, and its slack.
-    const scratchBytes = 3 * maxLineBytes + 1 + VECTOR_SLACK;
-    if (scratchBytes > this.scratchBytes) {
-      const scratch = this.allocator.allocate(scratchBytes, 'the line scanner scratch');
-      if (this.scratch !== 0) this.allocator.release(this.scratch);
-      this.scratch = scratch;
-      this.scratchBytes = scratchBytes;
-    }
+    this.scratchBlock.reserve(3 * maxLineBytes + 1 + VECTOR_SLACK);
+  }
+}
+
+/** A block of linear memory that grows to the largest size asked of it and is kept. */
+class GrowingBlock {
+  address = 0;
+  private bytes = 0;
+
+  constructor(
+    private readonly allocator: LinearAllocator,
+    private readonly what: string,
+  ) {}
+
+  reserve(bytes: number): void {
+    if (bytes <= this.bytes) return;
+    const address = this.allocator.allocate(bytes, this.what);
+    if (this.address !== 0) this.allocator.release(this.address);
+    this.address = address;
+    this.bytes = bytes;
   }
 }
