@@ -178,11 +178,19 @@ export class AgentRules {
   }
 
   /**
-   * @internal For a path and query read just as they stand (the robots-parser drop-in prepares its own):
-   * the deciding rule's line, 0 when none decides, and negated for a disallow.
+   * @internal For the robots-parser drop-in: the line of the rule that decides `url` (read as isAllowed()
+   * reads a string), 0 when none does, negated for a disallow.
    */
+  signedLineOf(url: string): number {
+    return this.signedLine(this.live().decide(url));
+  }
+
+  /** @internal signedLineOf() for a path and query read just as they stand (the drop-in prepares its own). */
   signedLineOfPath(path: string): number {
-    const index = this.live().decidePath(path);
+    return this.signedLine(this.live().decidePath(path));
+  }
+
+  private signedLine(index: number): number {
     if (index < 0) return 0;
     const table = this.ruleTable();
     return table.kind(index) === 'allow' ? table.line(index) : -table.line(index);

@@ -53,12 +53,18 @@ const AGENT_MEMO = 16;
 const UNPARSED: UrlParts = { protocol: undefined, hostname: undefined, port: undefined, path: '' };
 
 /**
- * What the URL parser leaves as it is after an origin: path characters it neither encodes nor rewrites
- * (no `\\`, no `'`, nothing below `!` or above `~`, none of `"<>^`{|}`), then an optional query of the same.
- * A dot segment (`/./`, `/../`, `%2e` spellings) is normalized by the parser: such URLs take the parser.
+ * What the URL parser leaves as it is after an origin, by character code: path and query characters it
+ * neither encodes nor rewrites (no `\\`, no `'`, no `#`, nothing below `!` or above `~`, none of `"<>^`{|}`).
  */
-const PLAIN_REST = /^[\w\-.~!$&()*+,;=:@/%]*(?:\?[\w\-.~!$&()*+,;=:@/%?]*)?$/;
-const DOT_SEGMENT = /(?:^|\/)(?:\.|%2e){1,2}(?:[/?]|$)/i;
+const PLAIN = new Uint8Array(128);
+for (const char of "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&()*+,;=:@/%?") PLAIN[char.charCodeAt(0)] = 1;
+const DOT = 0x2e;
+const PERCENT = 0x25;
+const QUESTION = 0x3f;
+/** How a URL is read: through the URL parser, or as the parser would write it, with or without a `%` in it. */
+const PARSED = 0;
+const PLAIN_URL = 1;
+const PLAIN_WITH_ESCAPES = 2;
 
 function urlParts(url: unknown): UrlParts {
   let parsed: URL;
@@ -135,33 +141,48 @@ class CompatRobots implements Robot {
   }
 
   /**
-   * The parts of `url` robots-parser compares and matches. A URL of this origin written as the URL parser
-   * would write it (the common case: a crawler's URLs come from links it resolved) is read without a URL
-   * object; any other goes through the parser.
+   * PLAIN_URL (or PLAIN_WITH_ESCAPES, when it holds a `%`) for a URL of this origin written as the URL parser
+   * writes it (the common case: a crawler's URLs come from links it resolved), which is read without a URL
+   * object; PARSED for any other. Dot segments (`/.`, `%2e`), which the parser rewrites, and a `?` with
+   * nothing after it, which it drops, go through the parser.
    */
-  private partsOf(url: string): UrlParts {
+  private plainness(url: string): number {
     const prefix = this.originPrefix;
-    if (prefix !== undefined && typeof url === 'string' && url.startsWith(prefix) && url.charCodeAt(prefix.length) === SLASH) {
-      const rest = url.slice(prefix.length);
-      if (PLAIN_REST.test(rest) && !DOT_SEGMENT.test(rest)) {
-        // A `?` with nothing after it is no query for the parser.
-        const path = rest.endsWith('?') && rest.indexOf('?') === rest.length - 1 ? rest.slice(0, -1) : rest;
-        return { ...this.origin, path: path.includes('%') ? upperCaseEscapes(path) : path };
+    if (prefix === undefined || typeof url !== 'string' || !url.startsWith(prefix) || url.charCodeAt(prefix.length) !== SLASH) return PARSED;
+    let escapes = false;
+    let query = false;
+    for (let i = prefix.length; i < url.length; i++) {
+      const code = url.charCodeAt(i);
+      if (code >= 0x80 || PLAIN[code] === 0) return PARSED;
+      if (code === DOT && url.charCodeAt(i - 1) === SLASH) return PARSED;
+      if (code === PERCENT) escapes = true;
+      else if (code === QUESTION && !query) {
+        if (i === url.length - 1) return PARSED;
+        query = true;
       }
     }
-    return urlParts(url);
+    if (escapes && /%2e/i.test(url)) return PARSED;
+    return escapes ? PLAIN_WITH_ESCAPES : PLAIN_URL;
   }
 
   /** The verdict and deciding line (0: none) for `url`, or undefined for a URL of another origin. */
   private decide(url: string, agent: CompatAgent | undefined): { allowed: boolean; line: number } | undefined {
-    const parts = this.partsOf(url);
-    const origin = this.origin;
-    // A URL that cannot be parsed is of no origin. (robots-parser finds it of the origin of a robots.txt
-    // URL that cannot be parsed either, and then throws a TypeError of its own: see the README.)
-    if (parts === UNPARSED) return undefined;
-    if (parts.protocol !== origin.protocol || parts.hostname !== origin.hostname || parts.port !== origin.port) return undefined;
+    const plainness = this.plainness(url);
+    let path: string | undefined;
+    if (plainness === PARSED) {
+      const parts = urlParts(url);
+      const origin = this.origin;
+      // A URL that cannot be parsed is of no origin. (robots-parser finds it of the origin of a robots.txt
+      // URL that cannot be parsed either, and then throws a TypeError of its own: see the README.)
+      if (parts === UNPARSED) return undefined;
+      if (parts.protocol !== origin.protocol || parts.hostname !== origin.hostname || parts.port !== origin.port) return undefined;
+      path = parts.path;
+    } else if (plainness === PLAIN_WITH_ESCAPES) {
+      path = upperCaseEscapes(url.slice((this.originPrefix as string).length));
+    }
     const rules = agent === undefined ? null : this.rulesOf(agent);
-    const signedLine = rules === null ? 0 : rules.signedLineOfPath(parts.path);
+    // A plain URL is decided as written: the matcher finds the same path and query in it as the parser.
+    const signedLine = rules === null ? 0 : path === undefined ? rules.signedLineOf(url) : rules.signedLineOfPath(path);
     return { allowed: signedLine >= 0, line: Math.abs(signedLine) };
   }
 
