@@ -46,3 +46,6 @@ export {
   type RobotsSource,
   type RobotsSourceKind,
 } from './fetch/robots-cache.js';
+export { lintRobotsTxt } from './lint/lint.js';
+export { LINT_CODES, type LintCode } from './lint/codes.js';
+export type { LintDiagnostic, LintOptions, LintSeverity } from './lint/diagnostic.js';

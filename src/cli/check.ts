@@ -104,7 +104,7 @@ function readAgent(value: string, profile: ProfileName): Agent {
 }
 
 /** At most `limit` + 1 bytes of a stream: one past the limit tells the parser whether the limit cut a line. */
-async function readUpTo(stream: AsyncIterable<Uint8Array>, limit: number): Promise<Uint8Array> {
+export async function readUpTo(stream: AsyncIterable<Uint8Array>, limit: number): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
   let length = 0;
   for await (const chunk of stream) {

@@ -4,9 +4,13 @@
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
-/** Exit codes: 0 success; 1 a verdict a script branches on (`check`: something is disallowed); 2 usage or input errors. */
+/**
+ * Exit codes: 0 success; 1 a verdict a script branches on (`check`: something is disallowed; `lint`: an
+ * error was found); 2 usage or input errors.
+ */
 export const EXIT_OK = 0;
 export const EXIT_DISALLOWED = 1;
+export const EXIT_LINT_ERRORS = 1;
 export const EXIT_USAGE = 2;
 
 /** A mistake in how the command was called, or input it cannot read: exit 2 with this message. */

@@ -1,0 +1,49 @@
+/** What the linter reports: one finding, its place in the file, and how much it matters. */
+
+/**
+ * - `error`: a line cannot do what it was written to do for the crawlers that matter (it is ignored, or
+ *   matches nothing, or hides the rest of the file);
+ * - `warning`: crawlers read the line differently (Google, RFC 9309, Yandex, the 1994 readers);
+ * - `info`: style and advice; nothing is lost.
+ */
+export type LintSeverity = 'error' | 'warning' | 'info';
+
+/**
+ * One finding.
+ *
+ * @example
+ * import { lintRobotsTxt } from 'robotstxt-wasm';
+ * const found = lintRobotsTxt('User-agent: *\nDisallow: private/\n');
+ * found.map((d) => [d.code, d.severity, d.line, d.column]); // [['pattern-not-path', 'error', 2, 11]]
+ * found.map((d) => d.hint); // ['write the path from the root: Disallow: /private/']
+ */
+export interface LintDiagnostic {
+  /** Stable kebab-case code (see LINT_CODES). */
+  readonly code: string;
+  readonly severity: LintSeverity;
+  /** 1-based line; 0 for the file as a whole. */
+  readonly line: number;
+  /** 1-based column in Unicode code points of the decoded line; 0 when `line` is 0. */
+  readonly column: number;
+  readonly message: string;
+  /** What to write instead, when there is something to write. */
+  readonly hint?: string;
+}
+
+/**
+ * @example
+ * import { lintRobotsTxt } from 'robotstxt-wasm';
+ * const body = 'User-agent: *\nDisallow: /a\n\nDisallow: /b\n';
+ * lintRobotsTxt(body).map((d) => d.code); // ['blank-line-in-group']
+ * lintRobotsTxt(body, { minSeverity: 'warning' }); // []
+ * lintRobotsTxt(body, { disable: ['blank-line-in-group'] }); // []
+ */
+export interface LintOptions {
+  /** Codes not to report; codes the linter does not know are ignored, so a list written for a later version still works. */
+  readonly disable?: readonly string[];
+  /** Report nothing below this severity. Default `'info'` (everything). */
+  readonly minSeverity?: LintSeverity;
+}
+
+/** Higher is more severe: for --min-severity and for sorting summaries. */
+export const SEVERITY_RANK: Readonly<Record<LintSeverity, number>> = { info: 0, warning: 1, error: 2 };
