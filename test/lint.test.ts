@@ -46,6 +46,11 @@ const CASES: readonly Case[] = [
   ['the same rule twice', 'duplicate-rule', 'User-agent: *\nDisallow: /x\nDisallow: /x\n', 3, 1],
   // spec: 003_14cd348ff9b99c23.txt, "Order of precedence for rules": the least restrictive (allow) wins a tie.
   ['an allow and a disallow of one pattern', 'allow-disallow-same-pattern', 'User-agent: *\nDisallow: /x\nAllow: /x\n', 3, 1],
+  // RFC 9309 §2.2.2: the longest match wins; a trailing "*" adds length, not paths.
+  ['a rule a longer one of the same kind and paths makes redundant', 'redundant-rule', 'User-agent: *\nDisallow: /a\nDisallow: /a*\n', 2, 1],
+  ['an allow that a longer disallow of the same paths always outranks', 'outranked-rule', 'User-agent: *\nDisallow: /shop**\nAllow: /shop\n', 3, 1],
+  // spec: 001_bbc73aa07f1224b3.txt: "Yandex" names all of Yandex's robots; RFC 9309 §2.2.1 matches whole tokens.
+  ['a Yandex group Yandex and the standard readers select differently', 'yandex-agent-family', 'User-agent: Yandex\nDisallow: /x\n', 1, 13],
   ['everything disallowed for every crawler', 'disallow-all', 'User-agent: *\nDisallow: /\n\nUser-agent: Googlebot\nDisallow: /\n', 2, 11],
   ['a sensitive-looking path is published', 'sensitive-path', 'User-agent: *\nDisallow: /backup/db.sql\n', 2, 12],
   ['a .git directory is published', 'sensitive-path', 'User-agent: *\nDisallow: /app/.git/\n', 2, 16],

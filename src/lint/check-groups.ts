@@ -65,6 +65,15 @@ function checkAgent(context: LintContext, record: LintRecord): void {
     );
     return;
   }
+  if (token.toLowerCase() === 'yandex') {
+    context.at(
+      'yandex-agent-family',
+      record.line,
+      start,
+      'Yandex reads "User-agent: Yandex" as naming all of its robots (YandexBot, YandexImages, …) and then ignores "*"; readers that match whole product tokens (Google, RFC 9309) apply this group to a robot named exactly "Yandex" only',
+      'fine for Yandex; to give one Yandex robot other rules, add a group for it by name (User-agent: YandexImages)',
+    );
+  }
   if (tokenEnd === end) return;
   const rest = context.source.text(tokenEnd, end);
   const wildcard = rest.includes('*');

@@ -148,9 +148,40 @@ function checkGroupRules(context: LintContext, group: LintGroup): void {
   }
 }
 
+/**
+ * A rule that matches exactly the paths a longer rule of the group matches can never decide (the longer
+ * match wins, RFC 9309 §2.2.2): `/a` beside `/a*` (trailing `*`s add nothing but length). Said of the
+ * shorter, naming the one that always wins: redundant when both are of one kind, outranked when not.
+ */
+function checkOutranked(context: LintContext, group: LintGroup): void {
+  const longest = new Map<string, { rule: LintRecord; pattern: string }>();
+  for (const rule of group.rules) {
+    if (rule.valueStart === rule.valueEnd) continue;
+    const pattern = context.value(rule);
+    const base = pattern.replace(/\*+$/, '');
+    const known = longest.get(base);
+    if (known === undefined) {
+      longest.set(base, { rule, pattern });
+      continue;
+    }
+    if (known.pattern.length === pattern.length) continue;
+    const [loser, winner] = known.pattern.length < pattern.length ? [known, { rule, pattern }] : [{ rule, pattern }, known];
+    // Of one kind, the shorter is only redundant; of the other kind, it cannot do what it was written for.
+    context.at(
+      winner.rule.kind === loser.rule.kind ? 'redundant-rule' : 'outranked-rule',
+      loser.rule.line,
+      loser.rule.keyStart,
+      `${kindName(loser.rule)}: ${loser.pattern} matches the same paths as the longer ${kindName(winner.rule)}: ${winner.pattern} (line ${winner.rule.line}), which always wins: it never decides anything`,
+      winner.rule.kind === loser.rule.kind ? 'remove the shorter one' : `keep the one you mean: ${kindName(winner.rule)} applies`,
+    );
+    longest.set(base, winner);
+  }
+}
+
 export function checkRules(context: LintContext): void {
   for (const group of context.grouping.groups) {
     for (const rule of group.rules) checkRule(context, rule);
     checkGroupRules(context, group);
+    checkOutranked(context, group);
   }
 }

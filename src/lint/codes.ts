@@ -25,6 +25,7 @@ export const LINT_CODES = {
   'user-agent-wildcard': 'error',
   'user-agent-no-token': 'warning',
   'user-agent-version': 'warning',
+  'yandex-agent-family': 'info',
   'blank-line-before-rules': 'warning',
   'blank-line-in-group': 'info',
   'crawl-delay-google': 'warning',
@@ -37,6 +38,8 @@ export const LINT_CODES = {
   'empty-allow': 'info',
   'duplicate-rule': 'info',
   'allow-disallow-same-pattern': 'warning',
+  'redundant-rule': 'info',
+  'outranked-rule': 'warning',
   'sensitive-path': 'info',
   // Extensions.
   'sitemap-not-absolute': 'error',
