@@ -3,15 +3,13 @@
  * process (`npm test` builds dist/ first), against files in a temporary directory and real HTTP servers on
  * 127.0.0.1. Exit codes: 0 allowed / a result came back; 1 something disallowed; 2 usage or input errors.
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { run, type Run } from './support/cli.js';
 import { closedPort, closeServers, redirect, startServer, status, text } from './support/http-server.js';
 
-const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const ROBOTS = 'User-agent: *\nDisallow: /private/\nAllow: /private/press\nCrawl-delay: 2\n\nUser-agent: ExampleBot\nDisallow: /drafts/\n\nSitemap: https://example.com/sitemap.xml\n';
 const HEADER = 'Mozilla/5.0 (compatible; ExampleBot/2.1; +https://example.com/bot)';
 
@@ -22,22 +20,6 @@ writeFileSync(robotsFile, ROBOTS);
 afterEach(closeServers);
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
-interface Run {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-/** Runs the command; asynchronous, so that the servers of this process can answer it. */
-function run(args: readonly string[], input?: string): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = execFile(process.execPath, [CLI, ...args], { timeout: 30_000 }, (error, stdout, stderr) => {
-      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
-      resolve({ code, stdout, stderr });
-    });
-    child.stdin?.end(input ?? '');
-  });
-}
 
 function jsonLines(stdout: string): Record<string, unknown>[] {
   return stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);

@@ -3,15 +3,13 @@
  * against files in a temporary directory and an HTTP server on 127.0.0.1. Exit codes: 0 no error; 1 an error;
  * 2 usage or input errors.
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { run } from './support/cli.js';
 import { closeServers, startServer, status, text } from './support/http-server.js';
 
-const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const BROKEN = 'User-agent: *\nDisallow: private/\nDissallow: /x\n\nDisallow: /admin\n';
 const CLEAN = 'User-agent: *\nDisallow: /search\n\nSitemap: https://example.com/sitemap.xml\n';
 
@@ -24,21 +22,6 @@ writeFileSync(clean, CLEAN);
 afterEach(closeServers);
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
-interface Run {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-function run(args: readonly string[], input?: string): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = execFile(process.execPath, [CLI, ...args], { timeout: 30_000 }, (error, stdout, stderr) => {
-      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
-      resolve({ code, stdout, stderr });
-    });
-    child.stdin?.end(input ?? '');
-  });
-}
 
 describe('robotstxt lint', () => {
   it('prints file:line:col severity code message, the hint below, and exits 1 on an error', async () => {
