@@ -6,7 +6,7 @@
  *   only by a rule: `User-agent: a` `Sitemap: …` `User-agent: b` names two groups.
  * - An agent is its line's value lower-cased, cut at the first `/` and trimmed (`Googlebot/2.1` is
  *   `googlebot`), compared whole: `User-agent: Googlebot-News` never applies to `Googlebot`.
- * - Every group of one agent adds to the same list; an agent is known, and hides `*`, as soon as any
+ * - Every group of one agent adds to the same list; an agent is known, and hides `*`, as soon as a
  *   rule or `Crawl-delay` line names it (an empty `Disallow:` or an invalid delay included).
  * - `Crawl-delay` is the last one read, as `Number()` reads it; `Host` the last one, lower-cased; sitemaps
  *   as written, in file order.
