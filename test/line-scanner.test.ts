@@ -144,6 +144,16 @@ describe('the line scanner writes what the line-by-line reading writes', () => {
     );
   });
 
+  it('decides every line when a batch names more hosts than its table holds (2,048) or long names fill its key space', () => {
+    const long = 'h'.repeat(60);
+    const urls = Array.from({ length: 3_000 }, (_, i) => `https://host-${i}.example/private/${i}`);
+    urls.push(...Array.from({ length: 1_500 }, (_, i) => `https://${long}-${i}.example/ok/${i}`));
+    const batch = encoder.encode(`${urls.join('\n')}\n`);
+    const result = bothWays(batch, ['--robots', SINGLE, '--emit', 'all']);
+    expectSame(result);
+    expect(result.scanned).toMatchObject({ lines: urls.length, disallowed: 3_000, allowed: 1_500 });
+  });
+
   it('counts what it decided and names the hosts it saw', () => {
     const batch = encoder.encode('https://example.com/a\nhttps://example.com/ok\nhttp://unknown.test/x\nnot a url\r\nhttps://EXAMPLE.com/a/b');
     const { scanned } = bothWays(batch, ['--robots-dir', ROBOTS_DIR]);
