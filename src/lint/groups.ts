@@ -1,8 +1,8 @@
 /**
- * Records → groups, by Google's rule (the parser's, src/parse/groups.ts): consecutive user-agent lines open
- * a group, which ends at a user-agent line that follows a rule. Rules and group extensions before any
- * user-agent line belong to no group.
+ * Records → groups, by the parser's rule (src/parse/group-boundary.ts). Rules and group extensions before
+ * any user-agent line belong to no group.
  */
+import { GroupBoundary } from '../parse/group-boundary.js';
 import { keyName, type LintRecord } from './records.js';
 import type { LintSource } from './source.js';
 
@@ -34,25 +34,21 @@ export function isGroupExtension(source: LintSource, record: LintRecord): boolea
 export function groupRecords(source: LintSource, records: readonly LintRecord[]): Grouping {
   const groups: LintGroup[] = [];
   const orphans: LintRecord[] = [];
+  const boundary = new GroupBoundary();
   let current: LintGroup | undefined;
-  let lastWasRule = false;
   for (const record of records) {
     if (record.kind === 'user-agent') {
-      if (current === undefined || lastWasRule) {
+      if (boundary.userAgent() || current === undefined) {
         current = { agents: [], rules: [], extensions: [] };
         groups.push(current);
-        lastWasRule = false;
       }
       current.agents.push(record);
     } else if (isRule(record)) {
-      if (current === undefined) orphans.push(record);
-      else {
-        current.rules.push(record);
-        lastWasRule = true;
-      }
+      if (boundary.rule() && current !== undefined) current.rules.push(record);
+      else orphans.push(record);
     } else if (isGroupExtension(source, record)) {
-      if (current === undefined) orphans.push(record);
-      else current.extensions.push(record);
+      if (boundary.inGroup && current !== undefined) current.extensions.push(record);
+      else orphans.push(record);
     }
   }
   return { groups, orphans };

@@ -5,6 +5,7 @@
  * disallow line (an empty one too). Blank lines, sitemaps and unknown lines do not end a group. Rules
  * before any user-agent line belong to no group and are ignored.
  */
+import { GroupBoundary } from './group-boundary.js';
 import { decodeUtf8 } from '../decode-utf8.js';
 import { parseCleanParam } from './clean-param.js';
 import { isPlainDecimal, parseCrawlDelay, parseRequestRate, parseVisitTime } from './group-directives.js';
@@ -74,7 +75,7 @@ class GroupBuilder implements RecordHandler {
   readonly diagnostics: Diagnostic[] = [];
   host: string | undefined;
   private current: GroupRecord | undefined;
-  private lastWasRule = false;
+  private readonly boundary = new GroupBoundary();
 
   constructor(private readonly body: Uint8Array) {
     this.rules = new RuleRecords(body);
@@ -95,11 +96,10 @@ class GroupBuilder implements RecordHandler {
 
   userAgent(line: number, start: number, end: number): void {
     const raw = this.body.subarray(start, end);
-    if (this.current === undefined || this.lastWasRule) {
+    if (this.boundary.userAgent() || this.current === undefined) {
       const next = this.rules.count;
       this.current = { agents: [], firstRule: next, endRule: next };
       this.groups.push(this.current);
-      this.lastWasRule = false;
     }
     const value = decodeUtf8(raw);
     // The token is ASCII, so its bytes are the value's first characters.
@@ -108,13 +108,12 @@ class GroupBuilder implements RecordHandler {
   }
 
   rule(line: number, allow: boolean, start: number, end: number): void {
-    if (this.current === undefined) {
+    if (!this.boundary.rule() || this.current === undefined) {
       this.report(line, 'outside-group', `${allow ? 'Allow' : 'Disallow'} before any User-agent line is ignored`);
       return;
     }
     this.rules.add(line, allow, start, end);
     this.current.endRule = this.rules.count;
-    this.lastWasRule = true;
   }
 
   sitemap(line: number, start: number, end: number): void {
