@@ -99,8 +99,8 @@ class CompatRobots implements Robot {
   }
 
   isAllowed(url: string, ua?: string): boolean | undefined {
-    const verdict = this.decide(url, this.agentFor(ua));
-    return verdict === undefined ? undefined : verdict.allowed;
+    const line = this.signedLine(url, this.agentFor(ua));
+    return line === undefined ? undefined : line >= 0;
   }
 
   isDisallowed(url: string, ua?: string): boolean {
@@ -108,13 +108,13 @@ class CompatRobots implements Robot {
   }
 
   isExplicitlyDisallowed(url: string, ua: string): boolean | undefined {
-    const verdict = this.decide(url, this.groups.agents.get(formatAgent(ua ?? '*')));
-    return verdict === undefined ? undefined : verdict.line > 0 && !verdict.allowed;
+    const line = this.signedLine(url, this.groups.agents.get(formatAgent(ua ?? '*')));
+    return line === undefined ? undefined : line < 0;
   }
 
   getMatchingLineNumber(url: string, ua?: string): number {
-    const verdict = this.decide(url, this.agentFor(ua));
-    return verdict === undefined || verdict.line === 0 ? -1 : verdict.line;
+    const line = this.signedLine(url, this.agentFor(ua));
+    return line === undefined || line === 0 ? -1 : Math.abs(line);
   }
 
   getCrawlDelay(ua?: string): number | undefined {
@@ -165,8 +165,11 @@ class CompatRobots implements Robot {
     return escapes ? PLAIN_WITH_ESCAPES : PLAIN_URL;
   }
 
-  /** The verdict and deciding line (0: none) for `url`, or undefined for a URL of another origin. */
-  private decide(url: string, agent: CompatAgent | undefined): { allowed: boolean; line: number } | undefined {
+  /**
+   * The line of the rule that decides `url` (0 when none does), negated for a disallow; undefined for a URL
+   * of another origin. A number, so that a check allocates no verdict object.
+   */
+  private signedLine(url: string, agent: CompatAgent | undefined): number | undefined {
     const plainness = this.plainness(url);
     let path: string | undefined;
     if (plainness === PARSED) {
@@ -182,8 +185,7 @@ class CompatRobots implements Robot {
     }
     const rules = agent === undefined ? null : this.rulesOf(agent);
     // A plain URL is decided as written: the matcher finds the same path and query in it as the parser.
-    const signedLine = rules === null ? 0 : path === undefined ? rules.signedLineOf(url) : rules.signedLineOfPath(path);
-    return { allowed: signedLine >= 0, line: Math.abs(signedLine) };
+    return rules === null ? 0 : path === undefined ? rules.signedLineOf(url) : rules.signedLineOfPath(path);
   }
 
   private rulesOf(agent: CompatAgent): AgentRules | null {
