@@ -2,22 +2,37 @@ import { copyFile } from 'node:fs/promises';
 import { defineConfig } from 'tsup';
 
 const shared = { target: 'es2022', platform: 'neutral', sourcemap: false } as const;
+const libraryEntries = { index: 'src/platform/inline.ts', 'robots-parser': 'src/platform/robots-parser.ts' };
 
 export default defineConfig([
   {
     ...shared,
     // Node, browsers and bundlers: the matcher's bytes inlined, nothing to locate at run time.
     // robots-parser's drop-in (`robotstxt-wasm/compat/robots-parser`) is an entry of its own; in CommonJS its
-    // module.exports is the function itself, as robots-parser's is (cjsInterop).
-    entry: { index: 'src/platform/inline.ts', 'robots-parser': 'src/platform/robots-parser.ts' },
+    // module.exports is the function itself, as robots-parser's is.
+    entry: libraryEntries,
     format: ['esm', 'cjs'],
-    dts: true,
     clean: true,
-    cjsInterop: true,
-    // cjsInterop needs the CommonJS build to go through tsup's own ESM → CJS step, which splitting selects;
-    // the two entries then share one copy of the library in either format.
+    // The two entries share one copy of the library in either format: esbuild splits the ESM build, and
+    // Rollup (tsup's `treeshake`) renders its chunks as ESM and as CommonJS. Rollup reads scopes, so the
+    // CommonJS build means what the ESM build means. tsup's other ESM → CommonJS step (sucrase, which it takes
+    // for splitting without treeshake) rewrote a class field named like an export into an assignment to
+    // that export, and CommonJS verdicts changed once the WebAssembly lexer loaded. Rollup also renders an
+    // entry whose only export is the default as `module.exports = value`, as robots-parser's own module is.
+    // test/builds.test.ts holds the two builds to one behaviour.
     splitting: true,
+    treeshake: true,
     loader: { '.wasm': 'binary' },
+  },
+  {
+    ...shared,
+    // The declarations of the same entries. cjsInterop here only makes the drop-in's .d.cts say
+    // `export =` (its JavaScript is Rollup's above; tsup's cjsInterop on the JavaScript would append
+    // `module.exports = exports.default` after Rollup's `module.exports = robotsParser`, which undoes it).
+    entry: libraryEntries,
+    format: ['esm', 'cjs'],
+    dts: { only: true },
+    cjsInterop: true,
   },
   {
     ...shared,

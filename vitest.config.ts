@@ -14,11 +14,37 @@ function wasmAsBytes(): Plugin {
   };
 }
 
+/**
+ * The behaviour suites of the public entries (the native API, lint and the robots-parser drop-in), which
+ * load the library through test/support/library.ts: they run against the source, and again against each
+ * built package as users load it, since a build step can change what the code means (issue 18).
+ */
+const BEHAVIOUR_SUITES = [
+  'test/api.test.ts',
+  'test/bad-input.test.ts',
+  'test/bytes-entry.test.ts',
+  'test/compat-robots-parser.test.ts',
+  'test/groups.test.ts',
+  'test/lint.test.ts',
+  'test/matching.test.ts',
+  'test/profiles.test.ts',
+  'test/reading.test.ts',
+  'test/url-objects.test.ts',
+];
+
 export default defineConfig({
   plugins: [wasmAsBytes()],
   test: {
-    include: ['test/**/*.test.ts'],
     reporters: ['default', './test/support/summary-reporter.ts'],
     testTimeout: 60_000,
+    // The built package is loaded by Node itself, as users load it, not transformed by vitest.
+    server: { deps: { external: [/\/dist\//] } },
+    projects: [
+      { extends: true, test: { name: 'source', include: ['test/**/*.test.ts'] } },
+      ...(['esm', 'cjs'] as const).map((build) => ({
+        extends: true as const,
+        test: { name: build, include: BEHAVIOUR_SUITES, env: { ROBOTSTXT_BUILD: build } },
+      })),
+    ],
   },
 });

@@ -13,7 +13,7 @@ import {
   setMatcher,
   type AgentRules,
   type RobotsTxt,
-} from '../src/platform/inline.js';
+} from './support/library.js';
 
 const SITE = [
   'User-agent: *',

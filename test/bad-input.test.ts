@@ -13,7 +13,7 @@ import {
   type BackendKind,
   type ProfileName,
   type RobotsTxt,
-} from '../src/platform/inline.js';
+} from './support/library.js';
 
 const TIMEOUT = { timeout: 10_000 };
 const PROFILES: readonly ProfileName[] = ['rfc9309', 'google'];

@@ -12,7 +12,7 @@
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { describeCorpus, loadCorpus } from './support/corpus.js';
-import { matcherInfo, parseRobotsTxt, RulesDisposedError, setMatcher, type AgentRules } from '../src/platform/inline.js';
+import { matcherInfo, parseRobotsTxt, RulesDisposedError, setMatcher, type AgentRules } from './support/library.js';
 
 const MATCHERS = ['wasm', 'typescript'] as const;
 const encoder = new TextEncoder();

@@ -14,7 +14,7 @@ import { createRequire } from 'node:module';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { pathsForPattern } from '../bench/workloads.mjs';
-import robotsParser, { type Robot } from '../src/platform/robots-parser.js';
+import { robotsParser, type Robot } from './support/library.js';
 import { describeCorpus, loadCorpus } from './support/corpus.js';
 
 const require = createRequire(import.meta.url);

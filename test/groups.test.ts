@@ -2,7 +2,7 @@
  * DESIGN §2 "Groups": which lines apply to which agent.
  */
 import { describe, expect, it } from 'vitest';
-import { parseRobotsTxt } from '../src/platform/inline.js';
+import { parseRobotsTxt } from './support/library.js';
 import { inBothProfiles, isAllowed, profiles } from './support/verdict.js';
 
 describe('opening and closing groups', () => {

@@ -3,7 +3,7 @@
  * give no error and no warning (false alarms cost trust faster than misses); the real corpus, linted whole.
  */
 import { describe, expect, it } from 'vitest';
-import { LINT_CODES, lintRobotsTxt, type LintDiagnostic } from '../src/index.js';
+import { LINT_CODES, lintRobotsTxt, type LintDiagnostic } from './support/library.js';
 import { describeCorpus, loadCorpus } from './support/corpus.js';
 
 type Case = readonly [title: string, code: string, body: string | Uint8Array, line: number, column: number];

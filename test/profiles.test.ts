@@ -3,7 +3,7 @@
  * rfc9309 = Google's reference behaviour except where RFC 9309 says otherwise; google = the reference.
  */
 import { describe, expect, it } from 'vitest';
-import { parseRobotsTxt, setMatcher } from '../src/platform/inline.js';
+import { parseRobotsTxt, setMatcher } from './support/library.js';
 import { isAllowed } from './support/verdict.js';
 
 describe('percent-encoding', () => {

@@ -3,7 +3,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { decodeUtf8 } from '../src/decode-utf8.js';
-import { parseRobotsTxt, setMatcher } from '../src/platform/inline.js';
+import { parseRobotsTxt, setMatcher } from './support/library.js';
 import { inBothProfiles, profiles } from './support/verdict.js';
 
 const bytes = (...parts: (string | number[])[]): Uint8Array => {

@@ -1,5 +1,5 @@
 /** Shorthands for the behaviour tests: one verdict, as the conformance suite asks it. */
-import { parseRobotsTxt, type ProfileName } from '../../src/platform/inline.js';
+import { parseRobotsTxt, type ProfileName } from './library.js';
 
 export function isAllowed(body: string | Uint8Array, agent: string, url: string, profile: ProfileName = 'rfc9309'): boolean {
   const robots = parseRobotsTxt(body, { profile });
