@@ -129,20 +129,17 @@ function refuse(lines) {
 }
 
 /**
- * The first of `paths` the crawler's rules disallow, with the rule, or undefined. `paths[0]` is the path
- * as the gate reads it, the others those the origin may read (readings.js); each is asked with the query.
+ * What to ask the rules: the request's URL, then a URL for each other path the origin may read
+ * (readings.js), with the request's query. Most paths have none, and cost no URL.
  */
-function firstDisallowed(rules, upstream, paths) {
-  for (let i = 0; i < paths.length; i++) {
-    let target = upstream;
-    if (paths[i] !== upstream.pathname) {
-      target = new URL(upstream);
-      target.pathname = paths[i];
-    }
-    const verdict = rules.explain(target);
-    if (!verdict.allowed) return { verdict, path: target === upstream ? undefined : target.pathname };
-  }
-  return undefined;
+function targetsOf(upstream, readings) {
+  const asGiven = readings.caseInsensitive ? upstream.pathname.toLowerCase() : upstream.pathname;
+  return [asGiven, ...pathReadings(upstream.pathname, readings)].map((path) => {
+    if (path === upstream.pathname) return upstream;
+    const target = new URL(upstream);
+    target.pathname = path;
+    return target;
+  });
 }
 
 export default {
@@ -169,22 +166,23 @@ export default {
     // the gate enforces the site's rules and invents none, so it lets the request through.
     if (cached.outcome !== 'rules') return passThrough(request, upstream);
     robots = cached.robots;
-    const asGiven = config.readings.caseInsensitive ? upstream.pathname.toLowerCase() : upstream.pathname;
-    const paths = [asGiven, ...pathReadings(upstream.pathname, config.readings)];
+    const targets = targetsOf(upstream, config.readings);
     for (const name of names) {
       // Every token that no group names shares one compile of the `*` rules: an attacker who sends a new
       // name on every request compiles nothing new (at most once per name the file has, plus once).
-      const found = firstDisallowed(robots.forAgent(name), upstream, paths);
-      if (found === undefined) continue;
-      const { verdict, path } = found;
-      const lines = [
-        config.blockMessage,
-        '',
-        `Crawler: ${name}`,
-        `Rule: ${verdict.rule.kind}: ${verdict.rule.pattern} (line ${verdict.line} of ${cached.robotsUrl})`,
-      ];
-      if (path !== undefined) lines.push(`Path as the origin may read it: ${path}`);
-      return refuse(lines);
+      const rules = robots.forAgent(name);
+      for (const target of targets) {
+        const verdict = rules.explain(target);
+        if (verdict.allowed) continue;
+        const lines = [
+          config.blockMessage,
+          '',
+          `Crawler: ${name}`,
+          `Rule: ${verdict.rule.kind}: ${verdict.rule.pattern} (line ${verdict.line} of ${cached.robotsUrl})`,
+        ];
+        if (target !== upstream) lines.push(`Path as the origin may read it: ${target.pathname}`);
+        return refuse(lines);
+      }
     }
     return passThrough(request, upstream);
   },
