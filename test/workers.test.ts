@@ -4,17 +4,20 @@
  * compiled module, as Workers bundlers hand it over). Workers refuse to compile WebAssembly from bytes, run
  * each request in a context of its own, and (before compatibility date 2025-05-05) have no
  * FinalizationRegistry: each is covered here, and so is the example gate (examples/worker/) exactly as
- * `wrangler deploy --dry-run` bundles it.
+ * `wrangler deploy --dry-run` bundles it: every request it makes goes through a recorder that sends those
+ * for the site on 127.0.0.1 and refuses any other, so no test sends a packet beyond the loopback.
  */
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { Miniflare, type MiniflareOptions } from 'miniflare';
+import fc from 'fast-check';
+import { Miniflare, fetch as miniflareFetch, Response as MiniflareResponse, type MiniflareOptions, type Request as MiniflareRequest, type WorkerOptions } from 'miniflare';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { closeServers, startServer, text, type TestServer } from './support/http-server.js';
+import { closeServers, redirect, startServer, text, type TestServer } from './support/http-server.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const MODULE_RULES: MiniflareOptions['modulesRules'] = [
@@ -26,7 +29,14 @@ const CURRENT_DATE = '2025-06-01';
 
 const running: Miniflare[] = [];
 
-async function worker(scriptPath: string, options: { compatibilityDate?: string; modulesRoot?: string; bindings?: Record<string, string> } = {}): Promise<Miniflare> {
+interface WorkerSetup {
+  compatibilityDate?: string;
+  modulesRoot?: string;
+  bindings?: Record<string, string | boolean>;
+  outboundService?: WorkerOptions['outboundService'];
+}
+
+async function worker(scriptPath: string, options: WorkerSetup = {}): Promise<Miniflare> {
   const miniflare = new Miniflare({
     modules: true,
     scriptPath,
@@ -34,6 +44,7 @@ async function worker(scriptPath: string, options: { compatibilityDate?: string;
     modulesRules: MODULE_RULES,
     compatibilityDate: options.compatibilityDate ?? CURRENT_DATE,
     bindings: options.bindings ?? {},
+    ...(options.outboundService === undefined ? {} : { outboundService: options.outboundService }),
   });
   running.push(miniflare);
   await miniflare.ready;
@@ -198,15 +209,80 @@ describe('the example gate (examples/worker), as wrangler bundles it', () => {
     expect(script).not.toMatch(/["']node:/);
   });
 
-  async function gate(site: TestServer): Promise<Miniflare> {
-    return worker(join(outdir, 'index.js'), {
+  /** Every request the gate sent out, and those the recorder refused (any other origin than the site's). */
+  interface Outbound {
+    readonly sent: string[];
+    readonly refused: string[];
+  }
+
+  interface Gate {
+    readonly door: Miniflare;
+    readonly outbound: Outbound;
+  }
+
+  /**
+   * The gate in workerd, every fetch() it makes going through a recorder: requests for the site are sent
+   * to it (on 127.0.0.1) as they are, redirects not followed; any other is refused here, never sent.
+   */
+  async function gate(site: TestServer, bindings: Record<string, string | boolean> = {}): Promise<Gate> {
+    const outbound: Outbound = { sent: [], refused: [] };
+    const record = async (request: MiniflareRequest): Promise<MiniflareResponse> => {
+      outbound.sent.push(request.url);
+      if (new URL(request.url).origin !== site.origin) {
+        outbound.refused.push(request.url);
+        return new MiniflareResponse('refused by the test: not the site behind the gate', { status: 599 });
+      }
+      return miniflareFetch(request.url, { method: request.method, headers: request.headers, body: request.body, redirect: 'manual', duplex: 'half' });
+    };
+    const door = await worker(join(outdir, 'index.js'), {
       modulesRoot: outdir,
-      bindings: { ORIGIN: site.origin, EXEMPT_AGENTS: 'FriendlyBot, OtherBot', BLOCK_MESSAGE: 'Not for crawlers.' },
+      bindings: { ORIGIN: site.origin, EXEMPT_AGENTS: 'FriendlyBot, OtherBot', BLOCK_MESSAGE: 'Not for crawlers.', ...bindings },
+      outboundService: record,
+    });
+    return { door, outbound };
+  }
+
+  /** Nothing left for anywhere but the site. */
+  function expectOnlyTheSite(outbound: Outbound, site: TestServer): void {
+    expect(outbound.refused).toEqual([]);
+    for (const url of outbound.sent) expect(new URL(url).origin).toBe(site.origin);
+  }
+
+  interface Answer {
+    readonly status: number;
+    readonly location: string | undefined;
+    readonly body: string;
+  }
+
+  /**
+   * One request to the gate over a socket, the request target sent byte for byte as given (`/\host`
+   * stays a backslash on the wire, an absolute-form target stays absolute), to workerd on 127.0.0.1.
+   */
+  async function send(
+    door: Miniflare,
+    target: string,
+    options: { method?: string; headers?: Record<string, string | string[]>; body?: string } = {},
+  ): Promise<Answer> {
+    const { hostname, port } = await door.ready;
+    return new Promise((resolve, reject) => {
+      const request = httpRequest(
+        // A connection per request (agent: false): one the gate answered without reading its body is closed.
+        { host: hostname, port, path: target, method: options.method ?? 'GET', headers: { host: 'gate.test', ...options.headers }, agent: false },
+        (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, location: response.headers.location, body: Buffer.concat(chunks).toString('utf8') }));
+          response.on('error', reject);
+        },
+      );
+      request.on('error', reject);
+      request.end(options.body);
     });
   }
 
   const CRAWLER = 'Mozilla/5.0 (compatible; ExampleBot/2.1; +https://example.com/bot)';
   const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
+  const VISITOR = { cookie: 'session=secret', authorization: 'Bearer secret' };
 
   it('passes allowed paths, browsers, exempt crawlers and robots.txt through; answers a disallowed path with 403 and its rule', async () => {
     const robots = 'User-agent: *\nDisallow: /private/\n\nUser-agent: ExampleBot\nDisallow: /drafts/\nDisallow: /private/\n';
@@ -216,7 +292,7 @@ describe('the example gate (examples/worker), as wrangler bundles it', () => {
       '/private/x': text('private page'),
       '/drafts/y': text('draft page'),
     });
-    const door = await gate(site);
+    const { door, outbound } = await gate(site);
     const ask = async (path: string, userAgent: string): Promise<{ status: number; body: string }> => {
       const response = await door.dispatchFetch(`http://gate.test${path}`, { headers: { 'user-agent': userAgent } });
       return { status: response.status, body: await response.text() };
@@ -237,5 +313,266 @@ describe('the example gate (examples/worker), as wrangler bundles it', () => {
     // Blocked requests never reached the site.
     expect(site.count('/private/x')).toBe(2);
     expect(site.count('/drafts/y')).toBe(1);
+    expectOnlyTheSite(outbound, site);
+  });
+
+  describe('every request goes to ORIGIN, whatever the path says (no open proxy)', () => {
+    // Paths that resolved against ORIGIN name another host: scheme-relative, with backslashes (which the URL
+    // parser reads as slashes), encoded, after dot segments, with credentials, and another port of 127.0.0.1.
+    const hostile = (port: number): string[] => [
+      '//attacker.example/steal',
+      '///attacker.example/steal',
+      '/\\\\attacker.example/steal',
+      '/\\attacker.example/steal',
+      '\\\\attacker.example/steal',
+      '/%2F%2Fattacker.example/steal',
+      '/%5C%5Cattacker.example/steal',
+      '/..//attacker.example/steal',
+      '/./..//attacker.example/steal',
+      '//user:pass@attacker.example/steal',
+      '//attacker.example:80/robots.txt',
+      `//127.0.0.1:${port}/steal`,
+      `/\\127.0.0.1:${port}/steal`,
+      // Absolute-form request targets (RFC 9112 §3.2.2) name a host of their own.
+      'http://attacker.example/steal',
+      `http://127.0.0.1:${port}//attacker.example/steal`,
+    ];
+
+    it('for browsers and crawlers alike, the site gets the request and no other host is asked', async () => {
+      const attacker = await startServer({ '/steal': text('stolen') });
+      const site = await startServer({ '/robots.txt': text('User-agent: *\nDisallow: /private\n') });
+      const { door, outbound } = await gate(site);
+      for (const target of hostile(attacker.port)) {
+        for (const userAgent of [BROWSER, CRAWLER]) {
+          const answer = await send(door, target, { headers: { ...VISITOR, 'user-agent': userAgent } });
+          expect(answer.status, `${target} as ${userAgent}`).not.toBe(599);
+        }
+      }
+      expectOnlyTheSite(outbound, site);
+      expect(attacker.requests).toEqual([]);
+      // The site got them, with the visitor's cookie: it is the one they were meant for.
+      expect(site.requests.filter((request) => request.path.includes('attacker.example')).length).toBeGreaterThanOrEqual(10);
+      expect(site.requests.filter((request) => request.path !== '/robots.txt').every((request) => request.headers.cookie === VISITOR.cookie)).toBe(true);
+      // The only robots.txt the gate fetched is the site's.
+      expect(outbound.sent.filter((url) => new URL(url).pathname === '/robots.txt')).toEqual([`${site.origin}/robots.txt`]);
+    });
+
+    it('a Host header that names another host (with or without a trailing dot) changes nothing', async () => {
+      const site = await startServer({ '/robots.txt': text('User-agent: *\nDisallow: /private\n'), '/page': text('page') });
+      const { door, outbound } = await gate(site);
+      for (const host of ['attacker.example', 'gate.test.', 'attacker.example.', `127.0.0.1:${site.port + 1}`]) {
+        expect(await send(door, '/page', { headers: { ...VISITOR, host, 'user-agent': BROWSER } })).toMatchObject({ status: 200, body: 'page' });
+        expect((await send(door, '/private', { headers: { host, 'user-agent': CRAWLER } })).status).toBe(403);
+      }
+      expectOnlyTheSite(outbound, site);
+    });
+
+    it('random hostile paths never make the gate ask another host (property)', async () => {
+      const site = await startServer({ '/robots.txt': text('User-agent: *\nDisallow: /private\n') });
+      const { door, outbound } = await gate(site);
+      const pieces = ['/', '//', '\\', '%2F', '%2f', '%5C', '.', '..', '%2E', '@', ':', '%40', '?', '#', ';', '%3B', 'attacker.example', 'private', 'user:pw@', '80'];
+      const target = fc.array(fc.constantFrom(...pieces), { minLength: 1, maxLength: 10 }).map((parts) => `/${parts.join('')}`);
+      await fc.assert(
+        fc.asyncProperty(target, fc.constantFrom(BROWSER, CRAWLER), async (path, userAgent) => {
+          const answer = await send(door, path, { headers: { ...VISITOR, 'user-agent': userAgent } });
+          expect(answer.status, path).not.toBe(599);
+          expectOnlyTheSite(outbound, site);
+        }),
+        { numRuns: 120 },
+      );
+      expect(outbound.sent.length).toBeGreaterThan(0);
+    });
+
+    it("an origin's redirect to another host goes back to the client as it is, not followed", async () => {
+      const site = await startServer({
+        '/robots.txt': text('User-agent: *\nDisallow: /private\n'),
+        '/moved': redirect('http://attacker.example/landing', 302),
+        '/elsewhere': redirect('//127.0.0.1:1/x', 301),
+      });
+      const { door, outbound } = await gate(site);
+      for (const userAgent of [BROWSER, CRAWLER]) {
+        expect(await send(door, '/moved', { headers: { ...VISITOR, 'user-agent': userAgent } })).toMatchObject({ status: 302, location: 'http://attacker.example/landing' });
+        expect(await send(door, '/elsewhere', { headers: { ...VISITOR, 'user-agent': userAgent } })).toMatchObject({ status: 301, location: '//127.0.0.1:1/x' });
+      }
+      expectOnlyTheSite(outbound, site);
+      expect(outbound.sent.filter((url) => url.endsWith('/moved'))).toHaveLength(2);
+    });
+
+    it('a misconfigured ORIGIN or reading switch answers 500 and says what is wrong, and nothing is asked', async () => {
+      const site = await startServer({ '/robots.txt': text('User-agent: *\nDisallow: /private\n'), '/page': text('page') });
+      const misconfigured: Array<[Record<string, string | boolean>, RegExp]> = [
+        [{ ORIGIN: 'not a URL' }, /ORIGIN must be/],
+        [{ ORIGIN: '' }, /ORIGIN must be/],
+        [{ ORIGIN: `ftp://127.0.0.1:${site.port}` }, /ORIGIN must be .*http\(s\)/],
+        [{ ORIGIN: `${site.origin}/app/` }, /no credentials, path, query or fragment/],
+        [{ ORIGIN: `http://user:password@127.0.0.1:${site.port}` }, /no credentials/],
+        [{ ORIGIN: `${site.origin}/?x=1` }, /ORIGIN must be/],
+        [{ ORIGIN: `${site.origin}#top` }, /ORIGIN must be/],
+        [{ MERGE_SLASHES: 'yes' }, /MERGE_SLASHES must be true or false/],
+      ];
+      for (const [bindings, message] of misconfigured) {
+        const { door, outbound } = await gate(site, bindings);
+        for (const userAgent of [BROWSER, CRAWLER]) {
+          const answer = await send(door, '/page', { headers: { 'user-agent': userAgent } });
+          expect(answer.status, JSON.stringify(bindings)).toBe(500);
+          expect(answer.body).toMatch(/^The robots gate is misconfigured: /);
+          expect(answer.body).toMatch(message);
+          // The value itself is not echoed: it could hold credentials.
+          expect(answer.body).not.toContain('password');
+        }
+        expect(outbound.sent).toEqual([]);
+      }
+      expect(site.requests).toEqual([]);
+    });
+  });
+
+  describe('paths the origin may read otherwise are decided as the origin reads them', () => {
+    const ROBOTS = 'User-agent: *\nDisallow: /private\n';
+    const EVASIONS = [
+      '//private/x',
+      '///private',
+      '/%2Fprivate',
+      '/%2fprivate',
+      '/%5Cprivate',
+      '/;x/private',
+      '/a;x=1/..;y/private',
+      '//%2F;a/private',
+      '/public/..%2Fprivate',
+      '/robots.txt%2F..%2Fprivate',
+      '/%2F/%2F;jsessionid=1/private/x?q=1',
+    ];
+
+    async function site(): Promise<TestServer> {
+      // Every path answers 200 from the site (its own reading is not modelled here, only the gate's).
+      const server = await startServer({ '/robots.txt': text(ROBOTS) });
+      const served: Record<string, ReturnType<typeof text>> = {};
+      for (const path of [...EVASIONS, '/public//x', '/public;x', '/public%2Fx', '/public?to=//private', '/public?to=%2Fprivate', '/PRIVATE', '/privat']) served[path] = text('served');
+      for (const [path, route] of Object.entries(served)) server.route(path, route);
+      return server;
+    }
+
+    it('each evasion gets 403 for a crawler, naming the rule and the reading that matched', async () => {
+      const server = await site();
+      const { door, outbound } = await gate(server);
+      for (const path of EVASIONS) {
+        const answer = await send(door, path, { headers: { 'user-agent': CRAWLER } });
+        expect(answer.status, path).toBe(403);
+        expect(answer.body, path).toContain(`Rule: disallow: /private (line 2 of ${server.origin}/robots.txt)\n`);
+        expect(answer.body, path).toMatch(/\nPath as the origin may read it: \/private(\/x)?\n$/);
+      }
+      expect((await send(door, '//private/x', { headers: { 'user-agent': CRAWLER } })).body).toBe(
+        `Not for crawlers.\n\nCrawler: ExampleBot\nRule: disallow: /private (line 2 of ${server.origin}/robots.txt)\nPath as the origin may read it: /private/x\n`,
+      );
+      // None reached the site; browsers get every one of them.
+      expect(server.requests.map((request) => request.path)).toEqual(['/robots.txt']);
+      for (const path of EVASIONS) expect((await send(door, path, { headers: { 'user-agent': BROWSER } })).status, path).toBe(200);
+      expectOnlyTheSite(outbound, server);
+    });
+
+    it('allowed paths still pass: a reading refuses only what it reads as disallowed, and the query is never read', async () => {
+      const server = await site();
+      const { door } = await gate(server);
+      for (const path of ['/public//x', '/public;x', '/public%2Fx', '/public?to=//private', '/public?to=%2Fprivate', '/privat']) {
+        expect(await send(door, path, { headers: { 'user-agent': CRAWLER } }), path).toMatchObject({ status: 200, body: 'served' });
+      }
+    });
+
+    it('each reading switched off lets its own evasion through, and only that one', async () => {
+      const server = await site();
+      // Evasions that need one reading each (dot segments resolved after it, as the URL parser does).
+      const switches: Array<[string, string | boolean, string]> = [
+        ['DECODE_ENCODED_SLASH', false, '/public%2F..%2Fprivate'],
+        ['DROP_PATH_PARAMETERS', 'FALSE', '/public/..;x/private'],
+        ['MERGE_SLASHES', 'false', '//private/x'],
+      ];
+      for (const [, , evasion] of switches) server.route(evasion, text('served'));
+      for (const [variable, off, evasion] of switches) {
+        const { door } = await gate(server, { [variable]: off });
+        for (const [, , other] of switches) {
+          const answer = await send(door, other, { headers: { 'user-agent': CRAWLER } });
+          expect(answer.status, `${other} with ${variable}=${String(off)}`).toBe(other === evasion ? 200 : 403);
+        }
+      }
+      // The readings build on each other: /%2Fprivate is /private only to an origin that decodes and merges.
+      const { door: noMerging } = await gate(server, { MERGE_SLASHES: false });
+      expect((await send(noMerging, '/%2Fprivate', { headers: { 'user-agent': CRAWLER } })).status).toBe(200);
+    });
+
+    it('paths are case-sensitive unless CASE_INSENSITIVE_PATHS: then paths and patterns are compared in lower case', async () => {
+      const server = await startServer({ '/robots.txt': text('User-agent: *\nDisallow: /private\nDisallow: /Admin/\nAllow: /Admin/Public\n') });
+      for (const path of ['/PRIVATE', '/Private/x', '/admin/', '/ADMIN/x', '/admin/public', '//PRIVATE', '/public']) server.route(path, text('served'));
+      const sensitive = await gate(server);
+      const insensitive = await gate(server, { CASE_INSENSITIVE_PATHS: 'true' });
+      const status = async (door: Miniflare, path: string): Promise<number> => (await send(door, path, { headers: { 'user-agent': CRAWLER } })).status;
+      expect(await status(sensitive.door, '/PRIVATE')).toBe(200);
+      expect(await status(sensitive.door, '/admin/')).toBe(200);
+      for (const path of ['/PRIVATE', '/Private/x', '/admin/', '/ADMIN/x', '//PRIVATE']) expect(await status(insensitive.door, path), path).toBe(403);
+      expect(await status(insensitive.door, '/admin/public')).toBe(200);
+      expect(await status(insensitive.door, '/public')).toBe(200);
+      const answer = await send(insensitive.door, '/Private/x', { headers: { 'user-agent': CRAWLER } });
+      expect(answer.body).toContain('Path as the origin may read it: /private/x\n');
+    });
+  });
+
+  describe('other ways around the gate', () => {
+    const ROBOTS = 'User-agent: *\nDisallow: /private\n\nUser-agent: FriendlyBot\nAllow: /\n';
+
+    async function door(): Promise<{ door: Miniflare; site: TestServer; outbound: Outbound }> {
+      const site = await startServer({ '/robots.txt': text(ROBOTS), '/private': text('private page'), '/public': text('public page') });
+      return { site, ...(await gate(site, { EXEMPT_AGENTS: '' })) };
+    }
+
+    it('the User-Agent header is found in any case of its name', async () => {
+      const { door: gateDoor } = await door();
+      for (const name of ['user-agent', 'User-Agent', 'USER-AGENT', 'uSeR-aGeNt']) {
+        expect((await send(gateDoor, '/private', { headers: { [name]: CRAWLER } })).status, name).toBe(403);
+      }
+    });
+
+    it('several User-Agent headers: every crawler they name is checked, and one disallowed is refused', async () => {
+      const { door: gateDoor } = await door();
+      const status = async (userAgents: string[]): Promise<number> => (await send(gateDoor, '/private', { headers: { 'user-agent': userAgents } })).status;
+      // FriendlyBot may fetch everything; ExampleBot, sent second, may not.
+      expect(await status(['FriendlyBot/3.0', CRAWLER])).toBe(403);
+      expect(await status([BROWSER, CRAWLER])).toBe(403);
+      expect(await status(['FriendlyBot/3.0'])).toBe(200);
+      // A browser's own comma, inside its parentheses, names nothing: two browser headers pass.
+      expect(await status([BROWSER, BROWSER])).toBe(200);
+      const refused = await send(gateDoor, '/private', { headers: { 'user-agent': ['FriendlyBot/3.0', CRAWLER] } });
+      expect(refused.body).toContain('Crawler: ExampleBot\n');
+      // A header naming more crawlers than the gate checks one by one is refused.
+      const many = Array.from({ length: 9 }, (_, i) => `Bot${String.fromCharCode(65 + i)}/1.0`);
+      expect(await status(many)).toBe(403);
+      expect((await send(gateDoor, '/public', { headers: { 'user-agent': many } })).status).toBe(403);
+    });
+
+    it('HEAD, GET and POST are decided alike', async () => {
+      const { door: gateDoor, site } = await door();
+      for (const method of ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS']) {
+        const body = method === 'POST' || method === 'PUT' ? { body: 'x=1' } : {};
+        expect((await send(gateDoor, '/private', { method, headers: { 'user-agent': CRAWLER }, ...body })).status, method).toBe(403);
+      }
+      expect((await send(gateDoor, '/public', { method: 'HEAD', headers: { 'user-agent': CRAWLER } })).status).toBe(200);
+      expect(site.requests.filter((request) => request.path === '/private')).toEqual([]);
+    });
+
+    it('a query, encoded letters, an encoded ? and dot segments do not hide the path; /robots.txt alone is exempt', async () => {
+      const { door: gateDoor } = await door();
+      const status = async (path: string): Promise<number> => (await send(gateDoor, path, { headers: { 'user-agent': CRAWLER } })).status;
+      // spec: RFC 9309 §2.2.2, percent-encoded unreserved octets are decoded before comparison.
+      for (const path of ['/private?x', '/private#x', '/priv%61te', '/%70rivate', '/private%3F', '/private%23', '/robots.txt/../private', '/robots.txt/%2e%2e/private', '/./private', '/x/../private']) {
+        expect(await status(path), path).toBe(403);
+      }
+      expect(await status('/robots.txt')).toBe(200);
+      // Not the path /robots.txt: decided like any other (the file has no rule against them).
+      expect(await status('/robots.txt;x')).toBe(404);
+      expect(await status('//robots.txt')).toBe(404);
+    });
+
+    it('a crawler that does not name itself is not stopped: what the gate cannot do', async () => {
+      const { door: gateDoor } = await door();
+      expect((await send(gateDoor, '/private', { headers: { 'user-agent': BROWSER } })).status).toBe(200);
+      expect((await send(gateDoor, '/private')).status).toBe(200);
+    });
   });
 });

@@ -4,9 +4,19 @@
  * product token, as productToken() reads it) for a path the site's robots.txt disallows to that crawler gets
  * 403 and the rule that decided; everything else (browsers, allowed paths, exempt crawlers, robots.txt
  * itself) passes through to the site unchanged. Configuration: wrangler.toml beside this file, README.md.
+ *
+ * Every request the gate makes goes to ORIGIN, whatever the path: a path is set on a copy of the origin's
+ * URL, never resolved against it (`//other.example/x` would otherwise name another host, and the visitor's
+ * cookies would go there), and the origin's redirects go back to the client instead of being followed.
  */
 import { productToken, RobotsCache } from 'robotstxt-wasm';
+import { pathReadings, readingsFromEnv } from './readings.js';
 
+/** A User-Agent header naming more crawlers than this is refused rather than checked name by name. */
+const MAX_NAMES = 8;
+
+/** The configuration, read and checked once per isolate: a bad one answers 500, never a request elsewhere. */
+let config;
 /**
  * One cache per isolate, shared by its requests: each site's robots.txt is fetched once per lifetime, and
  * concurrent requests share that fetch (RobotsCache is safe across requests in Workers).
@@ -18,46 +28,162 @@ let cache;
  */
 let robots;
 
-function robotsCache(env) {
+class ConfigurationError extends Error {}
+
+/** ORIGIN as a URL: http(s), a host, and nothing else (no credentials, path, query or fragment). */
+function originOf(value) {
+  const problem = 'ORIGIN must be the site behind the gate, an http(s) origin such as https://www.example.com, with no credentials, path, query or fragment';
+  let origin;
+  try {
+    origin = new URL(value);
+  } catch {
+    throw new ConfigurationError(problem);
+  }
+  // The href of a bare origin is its origin and one slash: anything more is something the gate would drop.
+  if ((origin.protocol !== 'https:' && origin.protocol !== 'http:') || origin.href !== `${origin.origin}/`) {
+    throw new ConfigurationError(problem);
+  }
+  return origin;
+}
+
+function readConfig(env) {
+  let readings;
+  try {
+    readings = readingsFromEnv(env);
+  } catch (error) {
+    throw new ConfigurationError(error.message);
+  }
+  return {
+    origin: originOf(env.ORIGIN),
+    readings,
+    exempt: new Set(
+      (env.EXEMPT_AGENTS || '')
+        .split(',')
+        .map((name) => name.trim().toLowerCase())
+        .filter((name) => name !== ''),
+    ),
+    blockMessage: env.BLOCK_MESSAGE || "This path is disallowed for your crawler by this site's robots.txt.",
+    userAgent: env.GATE_USER_AGENT || 'RobotsGate/1.0',
+  };
+}
+
+/**
+ * For an origin that reads paths case-insensitively (IIS): robots.txt lower-cased as it arrives (ASCII
+ * letters only, byte by byte, so UTF-8 is untouched), and every path asked in lower case too.
+ */
+async function fetchLowerCased(url, init) {
+  const response = await fetch(url, init);
+  if (response.status < 200 || response.status > 299 || response.body === null) return response;
+  const lower = new TransformStream({
+    transform(chunk, controller) {
+      const bytes = new Uint8Array(chunk);
+      for (let i = 0; i < bytes.length; i++) if (bytes[i] >= 0x41 && bytes[i] <= 0x5a) bytes[i] |= 0x20;
+      controller.enqueue(bytes);
+    },
+  });
+  return { status: response.status, url: response.url, headers: response.headers, body: response.body.pipeThrough(lower) };
+}
+
+function robotsCache() {
   // The gate asks on behalf of whichever crawler is at the door, so its own token names no group.
-  cache ??= new RobotsCache({ userAgent: env.GATE_USER_AGENT || 'RobotsGate/1.0', agent: 'RobotsGate' });
+  cache ??= new RobotsCache({
+    userAgent: config.userAgent,
+    agent: 'RobotsGate',
+    ...(config.readings.caseInsensitive ? { fetch: fetchLowerCased } : {}),
+  });
   return cache;
 }
 
-function exemptAgents(env) {
-  return new Set(
-    (env.EXEMPT_AGENTS || '')
-      .split(',')
-      .map((name) => name.trim().toLowerCase())
-      .filter((name) => name !== ''),
-  );
+/**
+ * The crawlers a User-Agent header names. Several `User-Agent` headers arrive joined by `, `, so the
+ * header is cut at commas outside parentheses (a browser's `(KHTML, like Gecko)` stays whole) and each
+ * part read by productToken(): a crawler cannot hide behind an exempt name sent first.
+ */
+function crawlerNames(header) {
+  const names = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i <= header.length; i++) {
+    const c = header.charCodeAt(i);
+    if (c === 0x28) depth++;
+    else if (c === 0x29 && depth > 0) depth--;
+    else if (i === header.length || (c === 0x2c && depth === 0)) {
+      const name = productToken(header.slice(start, i));
+      if (name !== undefined && !names.some((known) => known.toLowerCase() === name.toLowerCase())) names.push(name);
+      start = i + 1;
+    }
+  }
+  return names;
 }
 
-/** The same request, sent to the site. */
+/** The same request, sent to the origin; a redirect comes back to the client, so no cookie follows it elsewhere. */
 function passThrough(request, upstream) {
-  return fetch(new Request(upstream, request));
+  return fetch(new Request(upstream, request), { redirect: 'manual' });
+}
+
+function refuse(lines) {
+  return new Response(`${lines.join('\n')}\n`, {
+    status: 403,
+    headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' },
+  });
+}
+
+/**
+ * What to ask the rules: the request's URL, then a URL for each other path the origin may read
+ * (readings.js), with the request's query. Most paths have none, and cost no URL.
+ */
+function targetsOf(upstream, readings) {
+  const asGiven = readings.caseInsensitive ? upstream.pathname.toLowerCase() : upstream.pathname;
+  return [asGiven, ...pathReadings(upstream.pathname, readings)].map((path) => {
+    if (path === upstream.pathname) return upstream;
+    const target = new URL(upstream);
+    target.pathname = path;
+    return target;
+  });
 }
 
 export default {
   async fetch(request, env) {
-    const url = new URL(request.url);
-    const upstream = new URL(url.pathname + url.search, env.ORIGIN);
-    const token = productToken(request.headers.get('user-agent') || '');
-    // A browser names no crawler; robots.txt itself is for everyone to read.
-    if (token === undefined || url.pathname === '/robots.txt' || exemptAgents(env).has(token.toLowerCase())) {
-      return passThrough(request, upstream);
+    try {
+      config ??= readConfig(env);
+    } catch (error) {
+      if (!(error instanceof ConfigurationError)) throw error;
+      return new Response(`The robots gate is misconfigured: ${error.message}.\n`, { status: 500, headers: { 'content-type': 'text/plain; charset=utf-8' } });
     }
-    const cached = await robotsCache(env).get(upstream);
+    const url = new URL(request.url);
+    // Always the configured origin: its URL copied, the request's path and query set on the copy.
+    const upstream = new URL(config.origin);
+    upstream.pathname = url.pathname;
+    upstream.search = url.search;
+    // robots.txt itself is for everyone to read (exactly this path: `/robots.txt/../x` is `/x` by now).
+    if (url.pathname === '/robots.txt') return passThrough(request, upstream);
+    // A browser names no crawler.
+    const names = crawlerNames(request.headers.get('user-agent') || '').filter((name) => !config.exempt.has(name.toLowerCase()));
+    if (names.length === 0) return passThrough(request, upstream);
+    if (names.length > MAX_NAMES) return refuse([config.blockMessage, '', `This User-Agent names more than ${MAX_NAMES} crawlers.`]);
+    const cached = await robotsCache().get(config.origin);
     // 'allow-all': the site has no robots.txt (4xx). 'disallow-all': it could not be read (5xx, timeout):
     // the gate enforces the site's rules and invents none, so it lets the request through.
     if (cached.outcome !== 'rules') return passThrough(request, upstream);
-    // Every token that no group names shares one compile of the `*` rules: an attacker who sends a new
-    // name on every request compiles nothing new (at most once per name the file has, plus once).
     robots = cached.robots;
-    const verdict = robots.forAgent(token).explain(upstream);
-    if (verdict.allowed) return passThrough(request, upstream);
-    const message = env.BLOCK_MESSAGE || "This path is disallowed for your crawler by this site's robots.txt.";
-    const body = `${message}\n\nCrawler: ${token}\nRule: ${verdict.rule.kind}: ${verdict.rule.pattern} (line ${verdict.line} of ${cached.robotsUrl})\n`;
-    return new Response(body, { status: 403, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' } });
+    const targets = targetsOf(upstream, config.readings);
+    for (const name of names) {
+      // Every token that no group names shares one compile of the `*` rules: an attacker who sends a new
+      // name on every request compiles nothing new (at most once per name the file has, plus once).
+      const rules = robots.forAgent(name);
+      for (const target of targets) {
+        const verdict = rules.explain(target);
+        if (verdict.allowed) continue;
+        const lines = [
+          config.blockMessage,
+          '',
+          `Crawler: ${name}`,
+          `Rule: ${verdict.rule.kind}: ${verdict.rule.pattern} (line ${verdict.line} of ${cached.robotsUrl})`,
+        ];
+        if (target !== upstream) lines.push(`Path as the origin may read it: ${target.pathname}`);
+        return refuse(lines);
+      }
+    }
+    return passThrough(request, upstream);
   },
 };
