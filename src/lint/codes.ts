@@ -50,7 +50,3 @@ export const LINT_CODES = {
 } as const satisfies Record<string, LintSeverity>;
 
 export type LintCode = keyof typeof LINT_CODES;
-
-export function isLintCode(code: string): code is LintCode {
-  return Object.hasOwn(LINT_CODES, code);
-}
