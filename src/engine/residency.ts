@@ -45,7 +45,7 @@ interface Residency {
  * What a ruleset and its residents share: its resident copy, if any. The FinalizationRegistry holds only
  * this, so a ruleset nobody references can be collected with its bytes.
  */
-interface RulesetCell {
+export interface RulesetCell {
   residency: Residency | undefined;
 }
 

@@ -58,9 +58,6 @@ const RANGE_NOT_UTF8 = 2;
 const BATCH_RANGES = Math.floor((BATCH_URLS + 1) / RANGE_ENTRY_WORDS);
 /** Ranges up to this long are gathered byte by byte: cheaper than the view a set() needs. */
 const GATHER_BY_HAND = 128;
-/** An entry point of the matcher that decides one URL: decide, isAllowed, decidePath or isAllowedPath. */
-type DecideEntry = (ruleset: number, input: number, length: number, scratch: number) => number;
-
 /** Where the scratch starts in a region for `capacity` input bytes: after the input and its slack. */
 function scratchOffset(capacity: number): number {
   return Math.ceil((capacity + VECTOR_SLACK) / 16) * 16;
@@ -239,38 +236,37 @@ export class WasmBackend implements MatcherBackend {
   }
   // ---- end of the work area
 
-  /**
-   * @internal One URL (or path, with QUERY_PATH) asked of the matcher's entry for `flags`: each kind of
-   * query keeps a call site of its own, as the exports are separate functions.
-   */
+  /** @internal One URL (or path, with QUERY_PATH) asked of the matcher: LoadedRuleset.query. */
   query(ruleset: number, input: string, flags: QueryFlags): number {
     checkLive(ruleset);
-    if (input.length * 3 > INPUT_BYTES) return this.decideLong(this.entryFor(flags), ruleset, input);
-    const length = this.writeUrl(input, this.inputPointer);
+    if (input.length * 3 > INPUT_BYTES) return this.queryLong(ruleset, input, flags);
+    return this.ask(ruleset, this.inputPointer, this.writeUrl(input, this.inputPointer), this.scratchPointer, flags);
+  }
+
+  /**
+   * The matcher's entry for `flags` on a URL written at `input`. The exports stay four functions rather
+   * than one with flags: a branch here is paid once per call, not inside the matcher's loops, and each
+   * call site below stays monomorphic.
+   */
+  private ask(ruleset: number, input: number, length: number, scratch: number, flags: QueryFlags): number {
     const exports = this.exports;
     switch (flags) {
       case QUERY_VERDICT_ONLY:
-        return exports.isAllowed(ruleset, this.inputPointer, length, this.scratchPointer);
+        return exports.isAllowed(ruleset, input, length, scratch);
       case QUERY_PATH | QUERY_VERDICT_ONLY:
-        return exports.isAllowedPath(ruleset, this.inputPointer, length, this.scratchPointer);
+        return exports.isAllowedPath(ruleset, input, length, scratch);
       case QUERY_PATH:
-        return exports.decidePath(ruleset, this.inputPointer, length, this.scratchPointer);
+        return exports.decidePath(ruleset, input, length, scratch);
       default:
-        return exports.decide(ruleset, this.inputPointer, length, this.scratchPointer);
+        return exports.decide(ruleset, input, length, scratch);
     }
   }
 
-  private entryFor(flags: QueryFlags): DecideEntry {
-    const exports = this.exports;
-    if (flags & QUERY_PATH) return flags & QUERY_VERDICT_ONLY ? exports.isAllowedPath : exports.decidePath;
-    return flags & QUERY_VERDICT_ONLY ? exports.isAllowed : exports.decide;
-  }
-
-  /** One URL that may not fit the standing region, asked of `entry` in a region of its own. */
-  private decideLong(entry: DecideEntry, ruleset: number, url: string): number {
+  /** One URL that may not fit the standing region, in a region of its own. */
+  private queryLong(ruleset: number, url: string, flags: QueryFlags): number {
     const bytes = utf8Length(url);
     const what = `a URL of ${url.length.toLocaleString('en-US')} characters`;
-    return this.withRegion(bytes, what, (input, scratch) => entry(ruleset, input, this.writeUrl(url, input), scratch));
+    return this.withRegion(bytes, what, (input, scratch) => this.ask(ruleset, input, this.writeUrl(url, input), scratch, flags));
   }
 
   /**
@@ -296,7 +292,7 @@ export class WasmBackend implements MatcherBackend {
       const length = (urls[first] as string).length;
       if (length * 3 > INPUT_BYTES) {
         // A URL that does not fit the standing region is a chunk of its own, in a region of its own.
-        out[first] = this.decideLong(this.exports.isAllowed, ruleset, urls[first] as string);
+        out[first] = this.queryLong(ruleset, urls[first] as string, QUERY_VERDICT_ONLY);
         first++;
         continue;
       }
@@ -386,7 +382,7 @@ export class WasmBackend implements MatcherBackend {
     return this.query(ruleset, this.decoder.decode(bytes.slice(start, end)), QUERY_VERDICT_ONLY);
   }
 
-  /** One range too long for the standing region, in a region of its own (like decideLong). */
+  /** One range too long for the standing region, in a region of its own (like queryLong). */
   private decideLongRange(ruleset: number, bytes: Uint8Array, start: number, end: number): number {
     const length = end - start;
     const verdict = this.withRegion(length, `a URL of ${length.toLocaleString('en-US')} bytes`, (input, scratch) => {
