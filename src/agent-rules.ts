@@ -3,7 +3,7 @@ import { disposeKey } from './disposable.js';
 import { writeBytecode } from './compile/bytecode.js';
 import { RuleTable, type RuleInfo } from './compile/rule-table.js';
 import { compileRules } from './compile/rules.js';
-import type { LoadedRuleset, MatcherBackend } from './engine/backend.js';
+import { QUERY_PATH, QUERY_URL, QUERY_VERDICT_ONLY, type LoadedRuleset, type MatcherBackend } from './engine/backend.js';
 import type { RequestRate, VisitTime } from './parse/group-directives.js';
 import type { RuleRecords } from './parse/rule-records.js';
 import type { Selection } from './parse/select.js';
@@ -81,7 +81,7 @@ export class AgentRules {
     const compiled = compileRules(records, selection.groups, profile);
     this.table = new RuleTable(records, compiled);
     const bytecode = writeBytecode(compiled, {
-      normalizeUrl: profile.normalizeUrls,
+      normalizeUrl: profile.normalizeUrl,
       robotsTxtAllowed: profile.robotsTxtAlwaysAllowed,
       pathEndsAtNul: profile.pathEndsAtNul,
     });
@@ -150,9 +150,8 @@ export class AgentRules {
    */
   isAllowed(url: string | URLInput): boolean {
     // Strings are the hot path: one typeof, then straight to the matcher.
-    if (typeof url === 'string') return this.live().isAllowed(url);
-    const path = requestPath(url);
-    return this.live().isAllowedPath(path);
+    if (typeof url === 'string') return this.live().query(url, QUERY_VERDICT_ONLY) === 1;
+    return this.live().query(requestPath(url), QUERY_PATH | QUERY_VERDICT_ONLY) === 1;
   }
 
   /**
@@ -165,32 +164,19 @@ export class AgentRules {
    * rules.explain(new URL('https://example.com//private/x')); // { allowed: true, line: 0 }
    */
   explain(url: string | URLInput): Explanation {
-    let index: number;
-    if (typeof url === 'string') {
-      index = this.live().decide(url);
-    } else {
-      const path = requestPath(url);
-      index = this.live().decidePath(path);
-    }
+    const index = typeof url === 'string' ? this.live().query(url, QUERY_URL) : this.live().query(requestPath(url), QUERY_PATH);
     if (index < 0) return { allowed: true, line: 0 };
     const { kind, pattern, line } = this.ruleTable().describe(index);
     return { allowed: kind === 'allow', line, rule: { kind, pattern } };
   }
 
   /**
-   * @internal For the robots-parser drop-in: the line of the rule that decides `url` (read as isAllowed()
-   * reads a string), 0 when none does, negated for a disallow.
+   * @internal For the robots-parser drop-in: the line of the rule that decides `input`, 0 when none does,
+   * negated for a disallow. `input` is a URL read as isAllowed() reads a string, or with QUERY_PATH a path
+   * and query read just as they stand (the drop-in prepares its own).
    */
-  signedLineOf(url: string): number {
-    return this.signedLine(this.live().decide(url));
-  }
-
-  /** @internal signedLineOf() for a path and query read just as they stand (the drop-in prepares its own). */
-  signedLineOfPath(path: string): number {
-    return this.signedLine(this.live().decidePath(path));
-  }
-
-  private signedLine(index: number): number {
+  signedLineOf(input: string, flags: typeof QUERY_URL | typeof QUERY_PATH = QUERY_URL): number {
+    const index = this.live().query(input, flags);
     if (index < 0) return 0;
     const table = this.ruleTable();
     return table.kind(index) === 'allow' ? table.line(index) : -table.line(index);

@@ -15,7 +15,7 @@ export interface Profile {
   /** The public profiles' names, and `robots-parser` for the drop-in's reading (src/compat/), which no caller chooses. */
   readonly name: ProfileName | 'robots-parser';
   /** Decode `%XX` of unreserved characters in patterns and URLs, and normalize URLs like patterns. */
-  readonly normalizeUrls: boolean;
+  readonly normalizeUrl: boolean;
   readonly robotsTxtAlwaysAllowed: boolean;
   /**
    * The URL's path (once located, a missing leading `/` added) ends at its first NUL byte: Google's
@@ -42,7 +42,7 @@ export interface PublicProfile extends Profile {
 
 const rfc9309: PublicProfile = {
   name: 'rfc9309',
-  normalizeUrls: true,
+  normalizeUrl: true,
   robotsTxtAlwaysAllowed: true,
   pathEndsAtNul: false,
   indexHtmlRule: true,
@@ -61,7 +61,7 @@ const rfc9309: PublicProfile = {
 
 const google: PublicProfile = {
   name: 'google',
-  normalizeUrls: false,
+  normalizeUrl: false,
   robotsTxtAlwaysAllowed: false,
   pathEndsAtNul: true,
   indexHtmlRule: true,
@@ -80,7 +80,7 @@ const google: PublicProfile = {
  */
 export const robotsParserProfile: Profile = {
   name: 'robots-parser',
-  normalizeUrls: false,
+  normalizeUrl: false,
   robotsTxtAlwaysAllowed: false,
   pathEndsAtNul: false,
   indexHtmlRule: false,

@@ -1,6 +1,6 @@
 /**
  * WeakRef where the runtime has it (ES2021). Callers that hold something only to save recomputing it take
- * `undefined` to mean "compute it again every time"; wasm-backend.ts, which must find its rulesets again,
+ * `undefined` to mean "compute it again every time"; engine/residency.ts, which must find its rulesets again,
  * holds strongly instead.
  */
 export interface WeakHold<T> {

@@ -2,8 +2,9 @@
  * The public surface (issue #2, "The public API"): file-wide directives, compiled rules, batches and
  * disposal.
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import {
+  defaultMatcher,
   init,
   matcherInfo,
   parseRobotsTxt,
@@ -31,6 +32,11 @@ const SITE = [
   'Host: mirror.example.com',
   'Clean-param: ref&utm_source /books/',
 ].join('\n');
+
+// A test that chooses a matcher leaves the next one the suites' default.
+afterEach(() => {
+  setMatcher(defaultMatcher);
+});
 
 describe('file-wide directives', () => {
   // spec: 003_14cd348ff9b99c23.txt, "sitemap"; 001_bbc73aa07f1224b3.txt, "Host", "Clean-param"
@@ -69,6 +75,8 @@ describe('compiled rules', () => {
   });
 
   it('compiles once for every agent no group names: a server asked for any name compiles at most once per name in the file, plus once', () => {
+    // WebAssembly memory counts the compilations: only the WebAssembly matcher's rulesets live there.
+    setMatcher('wasm');
     const fresh = parseRobotsTxt(SITE);
     const before = matcherInfo().wasmBytesInUse;
     const shared = fresh.forAgent('OtherBot');
@@ -111,7 +119,7 @@ describe('compiled rules', () => {
       const out = rules.isAllowedManyInto(urls, new Uint8Array(10).fill(7));
       expect(Array.from(out)).toEqual([0, 1, 1, 0, 1, 1, 7, 7, 7, 7]);
     }
-    setMatcher('wasm');
+    setMatcher(defaultMatcher);
   });
 
   it('rejects an output array that is too short', () => {
@@ -158,15 +166,18 @@ describe('memory', () => {
 });
 
 describe('init', () => {
+  // The default matcher: WebAssembly, unless this run of the suites makes it the TypeScript one.
   it('resolves to the WebAssembly matcher, and compiling afterwards uses it', async () => {
-    expect(await init()).toBe('wasm');
-    expect(matcherInfo().kind).toBe('wasm');
+    expect(await init()).toBe(defaultMatcher);
+    expect(matcherInfo().kind).toBe(defaultMatcher);
     expect(parseRobotsTxt(SITE).isAllowed('/private/x', 'OtherBot')).toBe(false);
   });
 });
 
 describe('using', () => {
   it('frees compiled rules, parsed files and caches at the end of the block (Symbol.dispose)', () => {
+    // WebAssembly memory shows the rules freed: only the WebAssembly matcher's rulesets live there.
+    setMatcher('wasm');
     const before = matcherInfo().wasmBytesInUse;
     let kept: { rules: AgentRules; robots: RobotsTxt; cache: RobotsCache } | undefined;
     {

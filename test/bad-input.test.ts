@@ -5,6 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  defaultMatcher,
   DEFAULT_MAX_BYTES,
   MAX_LINE_BYTES,
   parseRobotsTxt,
@@ -76,13 +77,13 @@ function verdictsOfEveryMatcher(robots: RobotsTxt, agent: string, urls: readonly
     robots.dispose(); // compiled again, with this matcher
     return robots.forAgent(agent).isAllowedMany(urls);
   });
-  setMatcher('wasm');
+  setMatcher(defaultMatcher);
   expect(verdicts[1]).toEqual(verdicts[0]);
   return verdicts[0] as boolean[];
 }
 
 afterEach(() => {
-  setMatcher('wasm');
+  setMatcher(defaultMatcher);
 });
 
 describe('binary garbage', TIMEOUT, () => {

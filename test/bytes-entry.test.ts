@@ -12,7 +12,7 @@
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { describeCorpus, loadCorpus } from './support/corpus.js';
-import { matcherInfo, parseRobotsTxt, RulesDisposedError, setMatcher, type AgentRules } from './support/library.js';
+import { defaultMatcher, matcherInfo, parseRobotsTxt, RulesDisposedError, setMatcher, type AgentRules } from './support/library.js';
 
 const MATCHERS = ['wasm', 'typescript'] as const;
 const encoder = new TextEncoder();
@@ -21,7 +21,7 @@ const decoder = new TextDecoder();
 const INPUT_BYTES = 64 * 1024;
 
 afterAll(() => {
-  setMatcher('wasm');
+  setMatcher(defaultMatcher);
 });
 
 /** What the string API says for each range: the contract, written out. */

@@ -1,26 +1,32 @@
 /**
  * Differential tests: the WebAssembly matcher (assembly/index.ts behind src/engine/wasm-backend.ts) against
- * the reference executor (src/engine/executor.ts), which share the bytecode (src/compile/bytecode.ts) but
- * no algorithm. DESIGN.md §3 "The hot path" asks the wasm side to be fast (prefix dispatch, a batch entry,
- * a preallocated input region, freed rulesets giving their memory back); these tests pin that being fast
- * never changes a verdict, and that the batch and memory machinery of §3 hold under load.
+ * the TypeScript matcher (src/engine/matcher.ts), which share the bytecode (src/compile/bytecode.ts). DESIGN.md
+ * §3 "The hot path" asks the wasm side to be fast (prefix dispatch, a batch entry, a preallocated input
+ * region, freed rulesets giving their memory back); these tests pin that being fast never changes a verdict,
+ * and that the batch and memory machinery of §3 hold under load.
  *
- * Both entries are held together: decide (a URL string, read the way Google's reference reads it) and
- * decidePath (a path taken as it stands, what a URL object's pathname + search needs).
+ * What is independent and what is shared: read rule by rule (decideRuleByRule), the TypeScript matcher is code
+ * of its own, written to be obviously right: the rule table only, tried in order, no prefix index. Its piece
+ * automaton (src/engine/automaton.ts), though, is a line-for-line port of the WebAssembly one: where a block
+ * has an automaton the two matchers run the same algorithm, and their agreeing proves less, so both are held
+ * to the rule-by-rule answer too. Only the oracle below shares nothing with either, not even the bytecode.
  *
- * On top, a third matcher written straight from the definition (a regular expression per pattern) checks
- * both matchers on plain paths and on the path entry, so that they cannot agree on a shared mistake unseen.
- */
+ * Both entries are held together: the URL query (a URL string, read the way Google's reference reads it) and
+ * the path query (QUERY_PATH: a path taken as it stands, what a URL object's pathname + search needs).
+ *
+ * On top, an oracle written straight from the definition (a regular expression per pattern), independent of
+ * both matchers, checks them on plain paths and on the path entry, so that they cannot agree on a shared
+ * mistake unseen. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { writeBytecode } from '../src/compile/bytecode.js';
 import type { AutomatonMode } from '../src/compile/piece-automaton.js';
 import { percentNormalize } from '../src/compile/normalize.js';
-import { executeBytecode, executeBytecodeOnPath, executeBytecodeRuleByRule, isAllowRule } from '../src/engine/executor.js';
+import { decide, decidePath, decideRuleByRule, verdictOf } from '../src/engine/matcher.js';
 import { pathParamsQuery } from '../src/engine/url-path.js';
 import { WasmBackend, createWasmBackend } from '../src/engine/wasm-backend.js';
-import type { LoadedRuleset } from '../src/engine/backend.js';
+import { QUERY_PATH, QUERY_URL, QUERY_VERDICT_ONLY, type LoadedRuleset } from '../src/engine/backend.js';
 import { patternList } from './support/pattern-list.js';
 
 const wasmModule = new WebAssembly.Module(readFileSync(new URL('../build/matcher.wasm', import.meta.url)));
@@ -172,7 +178,7 @@ function compile(rules: readonly RuleText[], form: PatternForm, options: Flags):
 }
 
 function referenceVerdict(bytecode: Uint8Array, url: string): 0 | 1 {
-  return isAllowRule(bytecode, executeBytecode(bytecode, encoder.encode(url))) ? 1 : 0;
+  return verdictOf(bytecode, decide(bytecode, encoder.encode(url))) ? 1 : 0;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -187,14 +193,14 @@ describe('the WebAssembly matcher agrees with the reference executor', () => {
         const loaded = backend.load(bytecode);
         try {
           for (const url of urls) {
-            expect(loaded.decide(url), JSON.stringify(url)).toBe(executeBytecode(bytecode, encoder.encode(url)));
+            expect(loaded.query(url, QUERY_URL), JSON.stringify(url)).toBe(decide(bytecode, encoder.encode(url)));
             // With or without an automaton in the block, the rule table alone gives the same answer.
-            expect(executeBytecode(bytecode, encoder.encode(url)), `rule by rule ${JSON.stringify(url)}`).toBe(
-              executeBytecodeRuleByRule(bytecode, encoder.encode(url)),
+            expect(decide(bytecode, encoder.encode(url)), `rule by rule ${JSON.stringify(url)}`).toBe(
+              decideRuleByRule(bytecode, encoder.encode(url)),
             );
             // The same text through the path entry: no URL located, so "//", "#" and the rest are path bytes.
-            expect(loaded.decidePath(url), `path ${JSON.stringify(url)}`).toBe(executeBytecodeOnPath(bytecode, encoder.encode(url)));
-            expect(loaded.isAllowedPath(url)).toBe(isAllowRule(bytecode, loaded.decidePath(url)));
+            expect(loaded.query(url, QUERY_PATH), `path ${JSON.stringify(url)}`).toBe(decidePath(bytecode, encoder.encode(url)));
+            expect(loaded.query(url, QUERY_PATH | QUERY_VERDICT_ONLY) === 1).toBe(verdictOf(bytecode, loaded.query(url, QUERY_PATH)));
           }
           const out = new Uint8Array(urls.length);
           loaded.decideMany(urls, out);
@@ -245,7 +251,7 @@ describe('the WebAssembly matcher agrees with the reference executor', () => {
         const expected = urls.map((url) => referenceVerdict(bytecode, url));
         const mismatches = urls.flatMap((url, i) => (out[i] === expected[i] ? [] : [`${i}: ${url.slice(0, 40)}… got ${String(out[i])}`]));
         expect(mismatches).toEqual([]);
-        for (const url of longUrls) expect(loaded.decide(url)).toBe(executeBytecode(bytecode, encoder.encode(url)));
+        for (const url of longUrls) expect(loaded.query(url, QUERY_URL)).toBe(decide(bytecode, encoder.encode(url)));
         loaded.free();
       }
     }
@@ -273,7 +279,7 @@ describe('the WebAssembly matcher agrees with the reference executor', () => {
       `/${'\uD800'.repeat(length)}b`,
       `/${'%e3%83%84'.repeat(length / 10)}ツa`,
     ]);
-    for (const url of urls) expect(loaded.decide(url)).toBe(executeBytecode(bytecode, encoder.encode(url)));
+    for (const url of urls) expect(loaded.query(url, QUERY_URL)).toBe(decide(bytecode, encoder.encode(url)));
     loaded.free();
   });
 });
@@ -306,8 +312,8 @@ describe('freeing a ruleset gives its memory back', () => {
       const first = backend.load(cycle % 3 === 0 ? large : small);
       const second = backend.load(large);
       const third = backend.load(small);
-      expect(second.decide('/abab*7')).toBe(executeBytecode(large, encoder.encode('/abab*7')));
-      expect(kept.decide('/a/b')).toBe(0);
+      expect(second.query('/abab*7', QUERY_URL)).toBe(decide(large, encoder.encode('/abab*7')));
+      expect(kept.query('/a/b', QUERY_URL)).toBe(0);
       peakInUse = Math.max(peakInUse, backend.bytesInUse);
       // Free in an order that varies, so that coalescing of neighbours is exercised both ways.
       const order = cycle % 2 === 0 ? [first, second, third] : [third, first, second];
@@ -374,14 +380,14 @@ describe('both matchers agree with a regular-expression oracle', () => {
     {
       entry: 'the URL entry, on plain paths',
       paths: plainPath,
-      executor: executeBytecode,
-      wasm: (loaded: LoadedRuleset, path: string) => loaded.decide(path),
+      executor: decide,
+      wasm: (loaded: LoadedRuleset, path: string) => loaded.query(path, QUERY_URL),
     },
     {
       entry: 'the path entry, on any text',
       paths: pathEntryPath,
-      executor: executeBytecodeOnPath,
-      wasm: (loaded: LoadedRuleset, path: string) => loaded.decidePath(path),
+      executor: decidePath,
+      wasm: (loaded: LoadedRuleset, path: string) => loaded.query(path, QUERY_PATH),
     },
   ])('decides by the first rule in table order whose pattern matches the path: $entry', ({ paths: pathArbitrary, executor, wasm }) => {
     fc.assert(
@@ -487,10 +493,10 @@ describe('wildcard-heavy rulesets: the piece automaton decides as rule-by-rule m
           try {
             for (const path of paths) {
               const bytes = encoder.encode(path);
-              const expected = executeBytecodeRuleByRule(bytecode, bytes);
+              const expected = decideRuleByRule(bytecode, bytes);
               const what = `${String(rules.length)} rules on ${JSON.stringify(path.slice(0, 60))}… (${String(path.length)})`;
-              expect(loaded.decide(path), `wasm: ${what}`).toBe(expected);
-              expect(executeBytecode(bytecode, bytes), `TypeScript: ${what}`).toBe(expected);
+              expect(loaded.query(path, QUERY_URL), `wasm: ${what}`).toBe(expected);
+              expect(decide(bytecode, bytes), `TypeScript: ${what}`).toBe(expected);
               // Regular expressions backtrack through every `*`: only short paths go to the oracle.
               if (path.length <= 120) expect(expected, `oracle: ${what}`).toBe(oracleFirstMatch(patterns, latin1(bytes)));
             }

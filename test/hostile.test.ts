@@ -21,8 +21,8 @@ import {
   type BytecodeOptions,
 } from '../src/compile/bytecode.js';
 import type { CompiledRules } from '../src/compile/rules.js';
-import type { LoadedRuleset } from '../src/engine/backend.js';
-import { executeBytecode, executeBytecodeRuleByRule, isAllowRule } from '../src/engine/executor.js';
+import { QUERY_URL, QUERY_VERDICT_ONLY, type LoadedRuleset } from '../src/engine/backend.js';
+import { decide, decideRuleByRule, verdictOf } from '../src/engine/matcher.js';
 import { typescriptBackend } from '../src/engine/typescript-backend.js';
 import { createWasmBackend } from '../src/engine/wasm-backend.js';
 import { profileNamed } from '../src/profile.js';
@@ -178,9 +178,9 @@ describe('hostile files: the piece automaton picks the rule that trying the rule
       for (const target of shape.urls(2048)) {
         expect(encoder.encode(target).length).toBe(2048);
         // The rule-by-rule answer, from the WebAssembly matcher (the TypeScript one takes seconds here).
-        const expected = slow.decide(target);
-        expect(fast.decide(target), target.slice(0, 40)).toBe(expected);
-        expect(executeBytecode(automaton, encoder.encode(target)), target.slice(0, 40)).toBe(expected);
+        const expected = slow.query(target, QUERY_URL);
+        expect(fast.query(target, QUERY_URL), target.slice(0, 40)).toBe(expected);
+        expect(decide(automaton, encoder.encode(target)), target.slice(0, 40)).toBe(expected);
       }
     } finally {
       fast.free();
@@ -320,7 +320,7 @@ describe('the work area that every ruleset shares', TIMEOUT, () => {
       const which = check % 3;
       const path = paths[(check * 7) % paths.length] as string;
       const block = blocks[which] as Uint8Array;
-      expect((loaded[which] as LoadedRuleset).decide(path), `check ${String(check)}`).toBe(executeBytecodeRuleByRule(block, encoder.encode(path)));
+      expect((loaded[which] as LoadedRuleset).query(path, QUERY_URL), `check ${String(check)}`).toBe(decideRuleByRule(block, encoder.encode(path)));
     }
     for (const ruleset of loaded) ruleset.free();
   });
@@ -335,7 +335,7 @@ describe('the work area that every ruleset shares', TIMEOUT, () => {
     const first = fresh.load(smallAutomaton(5));
     const second = fresh.load(smallAutomaton(6, 200));
     first.free();
-    expect(second.decide('/aab')).toBe(executeBytecodeRuleByRule(smallAutomaton(6, 200), encoder.encode('/aab')));
+    expect(second.query('/aab', QUERY_URL)).toBe(decideRuleByRule(smallAutomaton(6, 200), encoder.encode('/aab')));
     second.free();
     expect(fresh.bytesInUse).toBe(withPlain);
     plain.free();
@@ -349,9 +349,9 @@ describe('the work area that every ruleset shares', TIMEOUT, () => {
     const large = bytecodeOf(compiledRulesOf(parseRobotsTxt(SHAPES[1]?.body ?? '')));
     const largeLoaded = fresh.load(large);
     for (const path of ['/aab', '/ba', '/aaaaaaab', url(2048, 'aaaaaaab'), url(300, 'ab', 'ba')]) {
-      expect(smallLoaded.decide(path)).toBe(executeBytecodeRuleByRule(small, encoder.encode(path)));
-      expect(largeLoaded.decide(path)).toBe(executeBytecodeRuleByRule(large, encoder.encode(path)));
-      expect(isAllowRule(large, largeLoaded.decide(path))).toBe(largeLoaded.isAllowed(path));
+      expect(smallLoaded.query(path, QUERY_URL)).toBe(decideRuleByRule(small, encoder.encode(path)));
+      expect(largeLoaded.query(path, QUERY_URL)).toBe(decideRuleByRule(large, encoder.encode(path)));
+      expect(verdictOf(large, largeLoaded.query(path, QUERY_URL))).toBe(largeLoaded.query(path, QUERY_VERDICT_ONLY) === 1);
     }
     smallLoaded.free();
     largeLoaded.free();

@@ -3,7 +3,7 @@
  * rfc9309 = Google's reference behaviour except where RFC 9309 says otherwise; google = the reference.
  */
 import { describe, expect, it } from 'vitest';
-import { parseRobotsTxt, setMatcher } from './support/library.js';
+import { defaultMatcher, parseRobotsTxt, setMatcher } from './support/library.js';
 import { isAllowed } from './support/verdict.js';
 
 describe('percent-encoding', () => {
@@ -87,7 +87,7 @@ describe('a NUL in the URL’s path', () => {
       setMatcher(matcher);
       return isAllowed(body, 'FooBot', url, profile);
     });
-    setMatcher('wasm');
+    setMatcher(defaultMatcher);
     expect(verdicts[1], `the matchers disagree on ${JSON.stringify(url)} (${profile})`).toBe(verdicts[0]);
     return verdicts[0] as boolean;
   }

@@ -3,7 +3,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { decodeUtf8 } from '../src/decode-utf8.js';
-import { parseRobotsTxt, setMatcher } from './support/library.js';
+import { defaultMatcher, parseRobotsTxt, setMatcher } from './support/library.js';
 import { inBothProfiles, profiles } from './support/verdict.js';
 
 const bytes = (...parts: (string | number[])[]): Uint8Array => {
@@ -52,7 +52,7 @@ describe('a U+FEFF inside a value', () => {
   const asStringAndBytes = (text: string): (string | Uint8Array)[] => [text, new TextEncoder().encode(text)];
 
   afterEach(() => {
-    setMatcher('wasm');
+    setMatcher(defaultMatcher);
   });
 
   it('does not read "User-agent: \\uFEFFFooBot" as naming FooBot', () => {

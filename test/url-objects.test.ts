@@ -7,7 +7,7 @@
  * URL that would be fetched"). Reading its href again as a string could decide on another path.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseRobotsTxt, setMatcher, type BackendKind, type ProfileName } from './support/library.js';
+import { defaultMatcher, parseRobotsTxt, setMatcher, type BackendKind, type ProfileName } from './support/library.js';
 import { profiles } from './support/verdict.js';
 
 const MATCHERS: readonly BackendKind[] = ['wasm', 'typescript'];
@@ -21,7 +21,7 @@ function forEveryMatcherAndProfile(check: (profile: ProfileName, matcher: Backen
 }
 
 afterEach(() => {
-  setMatcher('wasm');
+  setMatcher(defaultMatcher);
 });
 
 describe('a URL object is decided on its pathname + search', () => {

@@ -218,7 +218,7 @@ describe('rules nobody disposes', () => {
   // by the residency budget there, and an evicted ruleset must answer as before when asked again.
   it('a synchronous loop of parses without dispose() stays within the resident budget, and every ruleset still answers', async () => {
     const { parseRobotsTxt, matcherInfo } = await import('../src/platform/inline.js');
-    const { RESIDENT_BUDGET } = await import('../src/engine/wasm-backend.js');
+    const { RESIDENT_BUDGET } = await import('../src/engine/residency.js');
     const body = `User-agent: *\n${Array.from({ length: 3_000 }, (_, i) => `Disallow: /section-${i}/page-*.html$\n`).join('')}Allow: /section-7/page-1.html$\n`;
     const first = parseRobotsTxt(body).forAgent('ExampleBot');
     expect(first.isAllowed('/section-7/page-2.html')).toBe(false);

@@ -10,6 +10,7 @@
  * Where this answers differently from robots-parser, on purpose, is listed in the README's migration section.
  */
 import type { AgentRules } from '../agent-rules.js';
+import { QUERY_PATH } from '../engine/backend.js';
 import { formatAgent, RobotsParserGrouping, upperCaseEscapes, type CompatAgent, type CompatGroups } from './robots-parser-groups.js';
 import { compileCompatRules } from './robots-parser-compile.js';
 import { readRecords } from '../parse/records.js';
@@ -185,7 +186,7 @@ class CompatRobots implements Robot {
     }
     const rules = agent === undefined ? null : this.rulesOf(agent);
     // A plain URL is decided as written: the matcher finds the same path and query in it as the parser.
-    return rules === null ? 0 : path === undefined ? rules.signedLineOf(url) : rules.signedLineOfPath(path);
+    return rules === null ? 0 : path === undefined ? rules.signedLineOf(url) : rules.signedLineOf(path, QUERY_PATH);
   }
 
   private rulesOf(agent: CompatAgent): AgentRules | null {

@@ -1,6 +1,6 @@
 /**
  * The bytecode: one agent's rules, compiled into one position-independent block of bytes that both
- * matchers read (assembly/index.ts in WebAssembly, src/engine/executor.ts in TypeScript).
+ * matchers read (assembly/index.ts in WebAssembly, src/engine/matcher.ts in TypeScript).
  *
  * Layout (little-endian; offsets are bytes from the start of the block; tables are 4-byte aligned):
  *
@@ -41,7 +41,7 @@
  * is a prefix match anyway. The order of the table is the priority: longer original pattern first, allow
  * before disallow on equal length, earlier line first.
  *
- * The table alone decides (executeBytecodeRuleByRule in the TypeScript executor reads only it). The prefix
+ * The table alone decides (decideRuleByRule in src/engine/matcher.ts reads only it). The prefix
  * index and the pattern list let the WebAssembly matcher skip most rules: the longest plain prefix of a path
  * is found by binary search plus parent links (every pattern between a prefix of the path and the path
  * itself in sorted order starts with that prefix), and only the pattern rules of higher priority are tried

@@ -120,7 +120,7 @@ export function compileRules(records: RuleRecords, ranges: readonly RuleRange[],
       if (end === start || (first !== SLASH && first !== STAR)) continue;
       bytes = patternScratch.grow(bytes, at + 3 * (end - start), at);
       const patternStart = at;
-      at = percentNormalizeInto(source, start, end, profile.normalizeUrls, bytes, at);
+      at = percentNormalizeInto(source, start, end, profile.normalizeUrl, bytes, at);
       const allow = records.isAllow(rule);
       add(patternStart, at - patternStart, allow, rule);
       if (!allow || !profile.indexHtmlRule) continue;

@@ -2,24 +2,30 @@
 
 export type BackendKind = 'wasm' | 'typescript';
 
+/**
+ * What a single query reads and answers (LoadedRuleset.query), as bits. Without QUERY_PATH the input is a
+ * URL string, read as Google's reference reads it (an absolute URL or a path; the path, params and query
+ * located in it). With it, the input is a path read just as it stands (a URL object's pathname + search):
+ * no URL is located in it, so a leading `//` and a `#` are ordinary characters; only a missing `/` is added.
+ */
+export type QueryFlags = number;
+export const QUERY_URL = 0;
+export const QUERY_PATH = 1;
+/** Answer only the verdict (1 allowed, 0 disallowed), not the deciding rule: the hot path. */
+export const QUERY_VERDICT_ONLY = 2;
+
 export interface LoadedRuleset {
-  /** The index of the deciding rule, NO_MATCH or ROBOTS_TXT_IMPLICIT_ALLOW (src/compile/bytecode.ts). */
-  decide(url: string): number;
-  /** decide() reduced to the verdict: the hot path. */
-  isAllowed(url: string): boolean;
   /**
-   * Like decide(), for `path` read as a path just as it stands (a URL object's pathname + search): no URL
-   * is located in it, so a leading `//` and a `#` are ordinary characters; only a missing `/` is added.
+   * Decides one URL (`flags`: QueryFlags): the index of the deciding rule, NO_MATCH or
+   * ROBOTS_TXT_IMPLICIT_ALLOW (src/compile/bytecode.ts); with QUERY_VERDICT_ONLY, 1 allowed, 0 disallowed.
    */
-  decidePath(path: string): number;
-  /** decidePath() reduced to the verdict. */
-  isAllowedPath(path: string): boolean;
+  query(input: string, flags: QueryFlags): number;
   /** Writes the verdict for urls[i] into out[i]: 1 allowed, 0 disallowed. */
   decideMany(urls: readonly string[], out: Uint8Array): void;
   /**
    * Writes into out[i] the verdict (1 allowed, 0 disallowed) for the URL in bytes[ranges[2i], ranges[2i + 1]),
    * i < count, read as the string `new TextDecoder().decode()` makes of those bytes and decided as
-   * isAllowed() decides it. The caller checked the arguments (AgentRules.isAllowedBytes).
+   * query(url, QUERY_VERDICT_ONLY) decides it. The caller checked the arguments (AgentRules.isAllowedBytes).
    */
   decideBytes(bytes: Uint8Array, ranges: Uint32Array, count: number, out: Uint8Array): void;
   /** Bytes this ruleset holds in the matcher's memory. */

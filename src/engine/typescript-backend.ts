@@ -1,7 +1,7 @@
-/** The reference executor as a backend: the fallback where WebAssembly is unavailable. */
+/** The TypeScript matcher as a backend: the fallback where WebAssembly is unavailable. */
 import { checkBytecode } from '../compile/bytecode.js';
-import type { LoadedRuleset, MatcherBackend } from './backend.js';
-import { executeBytecode, executeBytecodeOnPath, isAllowRule } from './executor.js';
+import { QUERY_PATH, QUERY_VERDICT_ONLY, type LoadedRuleset, type MatcherBackend, type QueryFlags } from './backend.js';
+import { decide, decidePath, verdictOf } from './matcher.js';
 
 const utf8 = new TextEncoder();
 const text = new TextDecoder();
@@ -10,23 +10,23 @@ export const typescriptBackend: MatcherBackend = {
   kind: 'typescript',
   load(bytecode: Uint8Array): LoadedRuleset {
     checkBytecode(bytecode);
+    const query = (input: string, flags: QueryFlags): number => {
+      const bytes = utf8.encode(input);
+      const index = flags & QUERY_PATH ? decidePath(bytecode, bytes) : decide(bytecode, bytes);
+      if ((flags & QUERY_VERDICT_ONLY) === 0) return index;
+      return verdictOf(bytecode, index) ? 1 : 0;
+    };
     return {
       byteLength: bytecode.byteLength,
-      decide: (url) => executeBytecode(bytecode, utf8.encode(url)),
-      isAllowed: (url) => isAllowRule(bytecode, executeBytecode(bytecode, utf8.encode(url))),
-      decidePath: (path) => executeBytecodeOnPath(bytecode, utf8.encode(path)),
-      isAllowedPath: (path) => isAllowRule(bytecode, executeBytecodeOnPath(bytecode, utf8.encode(path))),
+      query,
       decideMany(urls, out) {
         urls.forEach((url, i) => {
-          out[i] = isAllowRule(bytecode, executeBytecode(bytecode, utf8.encode(url))) ? 1 : 0;
+          out[i] = query(url, QUERY_VERDICT_ONLY);
         });
       },
       // Through the string, as decideBytes promises: the bytes a TextDecoder reads, encoded again.
       decideBytes(bytes, ranges, count, out) {
-        for (let i = 0; i < count; i++) {
-          const url = text.decode(bytes.slice(ranges[2 * i], ranges[2 * i + 1]));
-          out[i] = isAllowRule(bytecode, executeBytecode(bytecode, utf8.encode(url))) ? 1 : 0;
-        }
+        for (let i = 0; i < count; i++) out[i] = query(text.decode(bytes.slice(ranges[2 * i], ranges[2 * i + 1])), QUERY_VERDICT_ONLY);
       },
       free() {},
     };

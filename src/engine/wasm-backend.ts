@@ -18,20 +18,16 @@
  * before the call returns: one 10 MB URL must not keep hundreds of megabytes counted as in use for the
  * life of the process. (Linear memory itself cannot shrink: the pages it grew by stay, free for reuse.)
  *
- * Linear memory holds at most RESIDENT_BUDGET bytes of compiled rulesets; beyond, the least recently used
- * is evicted (a clock): its bytes are copied out into a JS buffer its object owns, and copied in again on
- * its next check. So rules nobody disposed cannot fill linear memory, even in a synchronous loop where no
- * FinalizationRegistry callback can run (garbage collection reclaims the evicted ones' buffers), and
- * dispose() just gives a ruleset's place back sooner.
+ * Which rulesets are in linear memory at a time, within a budget, is src/engine/residency.ts's job.
  */
 import { automatonWorkNeeds, checkBytecode } from '../compile/bytecode.js';
 import type { RecordHandler } from '../parse/records.js';
-import type { LoadedRuleset, MatcherBackend } from './backend.js';
+import { QUERY_PATH, QUERY_VERDICT_ONLY, type LoadedRuleset, type MatcherBackend, type QueryFlags } from './backend.js';
 import { LinearAllocator } from './linear-allocator.js';
 import { handWrittenUtf8, type Utf8Writer, type Utf8WriterFactory } from './utf8-writer.js';
 import { isLexerExports, WasmLexer, type LexerExports } from './wasm-lexer.js';
 import { isLineScannerExports, LineScanner, type LineScannerExports } from './line-scanner.js';
-import { weakRef, type WeakHold } from '../weak-ref.js';
+import { ResidentRuleset, Residents } from './residency.js';
 
 interface MatcherExports extends LexerExports, LineScannerExports {
   readonly memory: WebAssembly.Memory;
@@ -62,38 +58,6 @@ const RANGE_NOT_UTF8 = 2;
 const BATCH_RANGES = Math.floor((BATCH_URLS + 1) / RANGE_ENTRY_WORDS);
 /** Ranges up to this long are gathered byte by byte: cheaper than the view a set() needs. */
 const GATHER_BY_HAND = 128;
-/** Bytes of compiled rulesets kept resident in linear memory; beyond, the least recently used go. */
-export const RESIDENT_BUDGET = 64 * 1024 * 1024;
-
-/** A ruleset's place in linear memory, where its bytes live while it is resident. */
-interface Residency {
-  readonly pointer: number;
-  readonly bytes: number;
-  /** The ruleset's cell, emptied when the copy is evicted. */
-  readonly cell: RulesetCell;
-  /**
-   * The ruleset, to hand its bytes back to when it is evicted: held weakly where the runtime can, so that a
-   * ruleset nobody references is collected (and a FinalizationRegistry frees its place) without waiting for
-   * the budget to evict it.
-   */
-  readonly owner: WeakHold<WasmRuleset>;
-  /** Set by every check, cleared by the clock hand: a used ruleset gets another round before eviction. */
-  used: boolean;
-}
-
-const holdWeakly = (ruleset: WasmRuleset): WeakHold<WasmRuleset> => weakRef?.(ruleset) ?? { deref: () => ruleset };
-
-/**
- * What a ruleset and the backend share: its resident copy, if any. The FinalizationRegistry holds only
- * this, so a ruleset nobody references can be collected with its bytes.
- */
-interface RulesetCell {
-  residency: Residency | undefined;
-}
-
-/** An entry point of the matcher that decides one URL: decide, isAllowed, decidePath or isAllowedPath. */
-type DecideEntry = (ruleset: number, input: number, length: number, scratch: number) => number;
-
 /** Where the scratch starts in a region for `capacity` input bytes: after the input and its slack. */
 function scratchOffset(capacity: number): number {
   return Math.ceil((capacity + VECTOR_SLACK) / 16) * 16;
@@ -158,6 +122,8 @@ export class WasmBackend implements MatcherBackend {
   private readonly tablePointer: number;
   private readonly outPointer: number;
   private readonly lexer: WasmLexer;
+  /** @internal The rulesets in linear memory now (src/engine/residency.ts). */
+  readonly residents: Residents;
 
   /** Encodes URLs into linear memory: the platform's fastest way (src/engine/utf8-writer.ts). */
   private write: Utf8Writer;
@@ -182,6 +148,14 @@ export class WasmBackend implements MatcherBackend {
     this.inputPointer = this.allocator.allocate(regionBytes(INPUT_BYTES), 'the URL input region');
     this.scratchPointer = this.inputPointer + scratchOffset(INPUT_BYTES);
     this.lexer = new WasmLexer(this.exports, this.allocator, () => this.words, () => this.bytes);
+    this.residents = new Residents({
+      place: (bytecode) => this.place(bytecode),
+      copyOut: (pointer, bytes) => this.bytes.slice(pointer, pointer + bytes),
+      release: (pointer) => {
+        this.allocator.release(pointer);
+        this.releaseWorkArea(pointer);
+      },
+    });
   }
 
   /** The WebAssembly lexer as a RecordReader (src/parse/records.ts). */
@@ -191,20 +165,17 @@ export class WasmBackend implements MatcherBackend {
 
   /** @internal The line scanner (`robotstxt filter`), made on first use. */
   lineScanner(): LineScanner {
-    this.scanner ??= new LineScanner(this.exports, this.allocator, () => this.words, () => this.bytes, () => this.evictions, (ruleset) => this.addressOf(ruleset));
+    this.scanner ??= new LineScanner(this.exports, this.allocator, () => this.words, () => this.bytes, () => this.residents.evictions, (ruleset) => this.addressOf(ruleset));
     return this.scanner;
   }
 
   /**
    * @internal Where `ruleset` is in linear memory (made resident, which may evict others: see
-   * `evictions`), or 0 when it is not this backend's.
+   * `residents.evictions`), or 0 when it is not this backend's.
    */
   addressOf(ruleset: LoadedRuleset): number {
     return ruleset instanceof WasmRuleset && ruleset.backend === this ? ruleset.pointer() : 0;
   }
-
-  /** Rulesets moved out of linear memory so far: an address from addressOf() may be stale once it changes. */
-  private evictions = 0;
 
   /** Bytes of linear memory held by rulesets and buffers. */
   get bytesInUse(): number {
@@ -213,17 +184,11 @@ export class WasmBackend implements MatcherBackend {
 
   load(bytecode: Uint8Array): LoadedRuleset {
     checkBytecode(bytecode);
-    const ruleset = new WasmRuleset(this, bytecode);
-    // Resident at once, so that a failed allocation shows at compile time and memory in use is counted.
-    ruleset.pointer();
-    unreferenced?.register(ruleset, { backend: this, cell: ruleset.cell });
-    return ruleset;
+    return new WasmRuleset(this, bytecode);
   }
 
-  /** @internal Makes `ruleset` resident (evicting others beyond the budget) with `bytecode`, its bytes. */
-  resident(ruleset: WasmRuleset, bytecode: Uint8Array): number {
-    const cell = ruleset.cell;
-    this.evictFor(bytecode.byteLength);
+  /** A resident's place: its bytes, and the work area grown to what they need (residency.ts, ResidentMemory). */
+  private place(bytecode: Uint8Array): number {
     // VECTOR_SLACK past the bytecode: the matcher reads a pattern 16 bytes at a time.
     const pointer = this.allocator.allocate(bytecode.byteLength + VECTOR_SLACK, 'a compiled ruleset');
     // The ruleset first, then the work area: if the work area cannot grow, the ruleset is given back and
@@ -236,47 +201,7 @@ export class WasmBackend implements MatcherBackend {
     }
     this.bytes.set(bytecode, pointer);
     if (automatonWorkNeeds(bytecode) !== undefined) this.automatonRulesets.add(pointer);
-    const residency: Residency = { pointer, bytes: bytecode.byteLength, cell, owner: holdWeakly(ruleset), used: true };
-    cell.residency = residency;
-    this.residents.add(residency);
-    this.residentBytes += residency.bytes;
     return pointer;
-  }
-
-  /**
-   * @internal Gives a ruleset's place in linear memory back: on disposal and garbage collection, or (with
-   * `keepBytes`) to make room, when its bytes are first copied back to the ruleset, if it is still alive.
-   */
-  evict(cell: RulesetCell, keepBytes = false): void {
-    const residency = cell.residency;
-    if (residency === undefined) return;
-    cell.residency = undefined;
-    this.evictions++;
-    if (keepBytes) residency.owner.deref()?.swapOut(this.bytes.slice(residency.pointer, residency.pointer + residency.bytes));
-    this.residents.delete(residency);
-    this.residentBytes -= residency.bytes;
-    this.allocator.release(residency.pointer);
-    this.releaseWorkArea(residency.pointer);
-  }
-
-  /** Residents in the order they came in (or last survived the clock hand). */
-  private readonly residents = new Set<Residency>();
-  private residentBytes = 0;
-
-  /** Makes room for `bytes` within the budget: a clock over the residents, a used one gets another round. */
-  private evictFor(bytes: number): void {
-    while (this.residentBytes + bytes > RESIDENT_BUDGET && this.residents.size > 0) {
-      for (const residency of this.residents) {
-        if (residency.used) {
-          residency.used = false;
-          this.residents.delete(residency);
-          this.residents.add(residency);
-        } else {
-          this.evict(residency.cell, true);
-        }
-        break;
-      }
-    }
   }
 
   // ---- The piece automaton's work area (src/compile/bytecode.ts, "Work area"): one for every ruleset,
@@ -311,43 +236,37 @@ export class WasmBackend implements MatcherBackend {
   }
   // ---- end of the work area
 
-  /** @internal */
-  decide(ruleset: number, url: string): number {
+  /** @internal One URL (or path, with QUERY_PATH) asked of the matcher: LoadedRuleset.query. */
+  query(ruleset: number, input: string, flags: QueryFlags): number {
     checkLive(ruleset);
-    if (url.length * 3 > INPUT_BYTES) return this.decideLong(this.exports.decide, ruleset, url);
-    const length = this.writeUrl(url, this.inputPointer);
-    return this.exports.decide(ruleset, this.inputPointer, length, this.scratchPointer);
+    if (input.length * 3 > INPUT_BYTES) return this.queryLong(ruleset, input, flags);
+    return this.ask(ruleset, this.inputPointer, this.writeUrl(input, this.inputPointer), this.scratchPointer, flags);
   }
 
-  /** @internal */
-  isAllowed(ruleset: number, url: string): boolean {
-    checkLive(ruleset);
-    if (url.length * 3 > INPUT_BYTES) return this.decideLong(this.exports.isAllowed, ruleset, url) === 1;
-    const length = this.writeUrl(url, this.inputPointer);
-    return this.exports.isAllowed(ruleset, this.inputPointer, length, this.scratchPointer) === 1;
+  /**
+   * The matcher's entry for `flags` on a URL written at `input`. The exports stay four functions rather
+   * than one with flags: a branch here is paid once per call, not inside the matcher's loops, and each
+   * call site below stays monomorphic.
+   */
+  private ask(ruleset: number, input: number, length: number, scratch: number, flags: QueryFlags): number {
+    const exports = this.exports;
+    switch (flags) {
+      case QUERY_VERDICT_ONLY:
+        return exports.isAllowed(ruleset, input, length, scratch);
+      case QUERY_PATH | QUERY_VERDICT_ONLY:
+        return exports.isAllowedPath(ruleset, input, length, scratch);
+      case QUERY_PATH:
+        return exports.decidePath(ruleset, input, length, scratch);
+      default:
+        return exports.decide(ruleset, input, length, scratch);
+    }
   }
 
-  /** @internal */
-  decidePath(ruleset: number, path: string): number {
-    checkLive(ruleset);
-    if (path.length * 3 > INPUT_BYTES) return this.decideLong(this.exports.decidePath, ruleset, path);
-    const length = this.writeUrl(path, this.inputPointer);
-    return this.exports.decidePath(ruleset, this.inputPointer, length, this.scratchPointer);
-  }
-
-  /** @internal */
-  isAllowedPath(ruleset: number, path: string): boolean {
-    checkLive(ruleset);
-    if (path.length * 3 > INPUT_BYTES) return this.decideLong(this.exports.isAllowedPath, ruleset, path) === 1;
-    const length = this.writeUrl(path, this.inputPointer);
-    return this.exports.isAllowedPath(ruleset, this.inputPointer, length, this.scratchPointer) === 1;
-  }
-
-  /** One URL that may not fit the standing region, asked of `entry` in a region of its own. */
-  private decideLong(entry: DecideEntry, ruleset: number, url: string): number {
+  /** One URL that may not fit the standing region, in a region of its own. */
+  private queryLong(ruleset: number, url: string, flags: QueryFlags): number {
     const bytes = utf8Length(url);
     const what = `a URL of ${url.length.toLocaleString('en-US')} characters`;
-    return this.withRegion(bytes, what, (input, scratch) => entry(ruleset, input, this.writeUrl(url, input), scratch));
+    return this.withRegion(bytes, what, (input, scratch) => this.ask(ruleset, input, this.writeUrl(url, input), scratch, flags));
   }
 
   /**
@@ -373,7 +292,7 @@ export class WasmBackend implements MatcherBackend {
       const length = (urls[first] as string).length;
       if (length * 3 > INPUT_BYTES) {
         // A URL that does not fit the standing region is a chunk of its own, in a region of its own.
-        out[first] = this.decideLong(this.exports.isAllowed, ruleset, urls[first] as string);
+        out[first] = this.queryLong(ruleset, urls[first] as string, QUERY_VERDICT_ONLY);
         first++;
         continue;
       }
@@ -460,10 +379,10 @@ export class WasmBackend implements MatcherBackend {
    * a copy: a decoder may refuse a view of shared memory).
    */
   private decideText(ruleset: number, bytes: Uint8Array, start: number, end: number): number {
-    return this.isAllowed(ruleset, this.decoder.decode(bytes.slice(start, end))) ? 1 : 0;
+    return this.query(ruleset, this.decoder.decode(bytes.slice(start, end)), QUERY_VERDICT_ONLY);
   }
 
-  /** One range too long for the standing region, in a region of its own (like decideLong). */
+  /** One range too long for the standing region, in a region of its own (like queryLong). */
   private decideLongRange(ruleset: number, bytes: Uint8Array, start: number, end: number): number {
     const length = end - start;
     const verdict = this.withRegion(length, `a URL of ${length.toLocaleString('en-US')} bytes`, (input, scratch) => {
@@ -507,59 +426,17 @@ function checkLive(ruleset: number): void {
   if (ruleset === 0) throw new Error('this ruleset was disposed; compile it again with forAgent()');
 }
 
-/**
- * One compiled ruleset. Its bytes live in one place at a time: in the backend's linear memory while it is
- * resident, in a JS buffer of its own (`swapped`) after an eviction, copied in again on its next check. So
- * garbage collection alone reclaims a ruleset nobody disposed, whichever place its bytes are in. A small
- * object, no closures.
- */
-class WasmRuleset implements LoadedRuleset {
-  readonly cell: RulesetCell = { residency: undefined };
-  private swapped: Uint8Array | undefined;
-  private freed = false;
-  readonly byteLength: number;
-
+/** One compiled ruleset: its bytes' residency (src/engine/residency.ts) and its queries, asked of its backend. */
+class WasmRuleset extends ResidentRuleset implements LoadedRuleset {
   constructor(
     readonly backend: WasmBackend,
     bytecode: Uint8Array,
   ) {
-    this.swapped = bytecode;
-    this.byteLength = bytecode.byteLength;
+    super(backend.residents, bytecode);
   }
 
-  /** The resident copy's address (copied in again when evicted), or 0 once freed. */
-  pointer(): number {
-    const residency = this.cell.residency;
-    if (residency !== undefined) {
-      residency.used = true;
-      return residency.pointer;
-    }
-    const bytecode = this.swapped;
-    if (bytecode === undefined) return 0;
-    const pointer = this.backend.resident(this, bytecode);
-    this.swapped = undefined;
-    return pointer;
-  }
-
-  /** @internal The backend evicted this ruleset: its bytes, copied out of linear memory. */
-  swapOut(bytes: Uint8Array): void {
-    if (!this.freed) this.swapped = bytes;
-  }
-
-  decide(url: string): number {
-    return this.backend.decide(this.pointer(), url);
-  }
-
-  isAllowed(url: string): boolean {
-    return this.backend.isAllowed(this.pointer(), url);
-  }
-
-  decidePath(path: string): number {
-    return this.backend.decidePath(this.pointer(), path);
-  }
-
-  isAllowedPath(path: string): boolean {
-    return this.backend.isAllowedPath(this.pointer(), path);
+  query(input: string, flags: QueryFlags): number {
+    return this.backend.query(this.pointer(), input, flags);
   }
 
   decideMany(urls: readonly string[], out: Uint8Array): void {
@@ -569,22 +446,7 @@ class WasmRuleset implements LoadedRuleset {
   decideBytes(bytes: Uint8Array, ranges: Uint32Array, count: number, out: Uint8Array): void {
     this.backend.decideBytes(this.pointer(), bytes, ranges, count, out);
   }
-
-  free(): void {
-    this.freed = true;
-    this.backend.evict(this.cell);
-    this.swapped = undefined;
-  }
 }
-
-/**
- * Gives back the place of rulesets that were dropped without dispose(), once they are collected. Where the
- * runtime has no FinalizationRegistry, the budget alone bounds what they hold.
- */
-const unreferenced =
-  typeof FinalizationRegistry === 'function'
-    ? new FinalizationRegistry<{ readonly backend: WasmBackend; readonly cell: RulesetCell }>(({ backend, cell }) => backend.evict(cell))
-    : undefined;
 
 /** Instantiates the matcher from its compiled module (zero imports). */
 export function createWasmBackend(module: WebAssembly.Module, utf8Writer?: Utf8WriterFactory): WasmBackend {

@@ -4,6 +4,11 @@
  * vitest.config.ts runs the behaviour suites once per build, naming it in ROBOTSTXT_BUILD, so that a build
  * step that changes a meaning (issue 18: a CommonJS transform did) fails the same assertions as a bug in
  * the source would.
+ *
+ * The matcher is the other dimension: ROBOTSTXT_MATCHER=typescript (vitest.config.ts's project
+ * source-typescript) makes the TypeScript matcher the suites' default, chosen with setMatcher() before any
+ * test runs, so that the same assertions hold it to the same behaviour as the WebAssembly matcher. A test
+ * that chooses a matcher itself keeps its choice, and puts back `defaultMatcher` (not 'wasm') when it is done.
  */
 import { createRequire } from 'node:module';
 import type * as Entry from '../../src/platform/inline.js';
@@ -13,6 +18,7 @@ export type { AgentRules, BackendKind, LintDiagnostic, ProfileName, RobotsTxt } 
 export type { Robot } from '../../src/platform/robots-parser.js';
 
 export type Build = 'source' | 'esm' | 'cjs';
+type Matcher = Entry.BackendKind;
 
 function buildNamed(value: string | undefined): Build {
   if (value === undefined || value === '' || value === 'source') return 'source';
@@ -22,6 +28,15 @@ function buildNamed(value: string | undefined): Build {
 
 /** Which build this run of the suites holds to the assertions. */
 export const build: Build = buildNamed(process.env.ROBOTSTXT_BUILD);
+
+function matcherNamed(value: string | undefined): Matcher {
+  if (value === undefined || value === '' || value === 'wasm') return 'wasm';
+  if (value === 'typescript') return value;
+  throw new Error(`ROBOTSTXT_MATCHER=${value}: expected wasm or typescript`);
+}
+
+/** The matcher this run of the suites holds to the assertions: what compiles unless a test chooses. */
+export const defaultMatcher: Matcher = matcherNamed(process.env.ROBOTSTXT_MATCHER);
 
 type DropInFunction = typeof DropIn.default;
 
@@ -43,6 +58,9 @@ async function load(): Promise<{ entry: typeof Entry; dropIn: DropInFunction }> 
 }
 
 const { entry, dropIn } = await load();
+// A silent fallback would hold the wrong matcher to every assertion.
+const chosen = entry.setMatcher(defaultMatcher);
+if (chosen !== defaultMatcher) throw new Error(`ROBOTSTXT_MATCHER=${defaultMatcher}, but setMatcher() gave ${chosen}`);
 
 export const {
   DEFAULT_MAX_BYTES,

@@ -1,12 +1,9 @@
 /**
- * The reference executor: runs the bytecode (src/compile/bytecode.ts) in plain TypeScript, the fallback
- * where WebAssembly cannot run.
- *
- * Rule by rule (executeBytecodeRuleByRule) it reads only the rule table and is written to be obviously
- * right rather than fast, on plain arrays. A block with a piece automaton is decided with it, the same
- * algorithm the WebAssembly matcher runs, so that a hostile file costs this matcher no more than linear
- * time either. The differential tests hold the WebAssembly matcher to both ways, and all of them to a
- * regular-expression oracle built from the definition of a pattern.
+ * The piece automaton (src/compile/bytecode.ts, "The piece automaton" and "Work area") in TypeScript: a
+ * line-for-line port of its WebAssembly twin (assembly/index.ts, scanPieces and what it calls), so that a
+ * hostile file costs the TypeScript matcher (src/engine/matcher.ts) no more than linear time either. Being a
+ * port, it shares its algorithm with the WebAssembly matcher: the differential tests hold both to the rule
+ * table read rule by rule (decideRuleByRule) and to a regular-expression oracle, which share nothing with it.
  */
 import {
   AUTOMATON_DEEP,
@@ -37,139 +34,17 @@ import {
   NODE_LABEL_MASK,
   NODE_TAIL_END,
   NOT_DEEP,
-  ROBOTS_TXT_IMPLICIT_ALLOW,
   RULE_END_ANCHORED,
   RULE_ENTRY_SIZE,
-  RULE_IN_AUTOMATON,
-  RULESET_NORMALIZE_URL,
-  RULESET_PATH_ENDS_AT_NUL,
-  RULESET_ROBOTS_TXT_ALLOWED,
   workAreaLayout,
 } from '../compile/bytecode.js';
-import { percentNormalize } from '../compile/normalize.js';
-import { pathParamsQuery, withLeadingSlash } from './url-path.js';
 
 const STAR = 0x2a;
-const ROBOTS_TXT = new TextEncoder().encode('/robots.txt');
-
-/** Decides `url` (a URL or a path, UTF-8): the index of the deciding rule, NO_MATCH, or ROBOTS_TXT_IMPLICIT_ALLOW. */
-export function executeBytecode(block: Uint8Array, url: Uint8Array): number {
-  return decideLocatedPath(block, pathParamsQuery(url), true);
-}
-
-/**
- * Decides `path` read as a path just as it stands: no URL is located in it (a leading `//` and a `#` are
- * ordinary bytes), only a missing leading `/` is added. What a URL object's pathname + search needs.
- */
-export function executeBytecodeOnPath(block: Uint8Array, path: Uint8Array): number {
-  return decideLocatedPath(block, withLeadingSlash(path), true);
-}
-
-/** executeBytecode() from the rule table alone, rule by rule, whether or not the block has an automaton. */
-export function executeBytecodeRuleByRule(block: Uint8Array, url: Uint8Array): number {
-  return decideLocatedPath(block, pathParamsQuery(url), false);
-}
-
-function decideLocatedPath(block: Uint8Array, located: Uint8Array, useAutomaton: boolean): number {
-  const view = new DataView(block.buffer, block.byteOffset, block.byteLength);
-  const flags = view.getUint32(4, true);
-  const ruleCount = view.getUint32(8, true);
-  let path = located;
-  if (flags & RULESET_PATH_ENDS_AT_NUL) path = beforeFirstNul(path);
-  if (flags & RULESET_NORMALIZE_URL) path = percentNormalize(path, true);
-  if (flags & RULESET_ROBOTS_TXT_ALLOWED && isRobotsTxt(path)) return ROBOTS_TXT_IMPLICIT_ALLOW;
-
-  const automaton = useAutomaton ? automatonOf(block, view) : undefined;
-  for (let index = 0; index < ruleCount; index++) {
-    const entry = HEADER_SIZE + index * RULE_ENTRY_SIZE;
-    const ruleFlags = view.getUint16(entry + 6, true);
-    // The automaton decides its rules below, all at once: the rule table decides the others.
-    if (automaton !== undefined && (ruleFlags & RULE_IN_AUTOMATON) !== 0) continue;
-    const offset = view.getUint32(entry, true);
-    const length = view.getUint16(entry + 4, true);
-    if (matches(path, block.subarray(offset, offset + length), (ruleFlags & RULE_END_ANCHORED) !== 0)) {
-      if (automaton === undefined) return index;
-      const earlier = automaton.decide(path, index);
-      return earlier === NO_MATCH ? index : earlier;
-    }
-  }
-  return automaton === undefined ? NO_MATCH : automaton.decide(path, ruleCount);
-}
-
-/** Whether the rule at `index` allows (an out-of-table index means nothing disallowed). */
-export function isAllowRule(block: Uint8Array, index: number): boolean {
-  if (index < 0) return true;
-  const view = new DataView(block.buffer, block.byteOffset, block.byteLength);
-  return (view.getUint16(HEADER_SIZE + index * RULE_ENTRY_SIZE + 6, true) & 1) === 1;
-}
-
-function beforeFirstNul(path: Uint8Array): Uint8Array {
-  const nul = path.indexOf(0);
-  return nul < 0 ? path : path.subarray(0, nul);
-}
-
-function isRobotsTxt(path: Uint8Array): boolean {
-  if (path.length < ROBOTS_TXT.length) return false;
-  if (path.length > ROBOTS_TXT.length && path[ROBOTS_TXT.length] !== 0x3f /* ? */) return false;
-  return ROBOTS_TXT.every((byte, i) => path[i] === byte);
-}
-
-/**
- * Anchored at the start; `*` matches any run of bytes; `anchored` pins the end.
- *
- * Google's reference tracks every path position the pattern read so far can end at. After a `*` that set
- * is "every position from its smallest on", so only the earliest end of the piece before the next `*`
- * matters: each piece is searched leftmost from where the previous one ended. That keeps the cost at
- * O(|path| × |pattern|) even for `/a*a*a*…b` against a long path, where the set-based form is quadratic in
- * the number of pieces too.
- */
-function matches(path: Uint8Array, pattern: Uint8Array, anchored: boolean): boolean {
-  const pieces = splitAt(pattern, STAR);
-  const first = pieces[0] as Uint8Array;
-  if (!occursAt(path, first, 0)) return false;
-  if (pieces.length === 1) return !anchored || path.length === first.length;
-  let position = first.length;
-  for (let i = 1; i < pieces.length - 1; i++) {
-    const piece = pieces[i] as Uint8Array;
-    const found = indexOfBytes(path, piece, position);
-    if (found < 0) return false;
-    position = found + piece.length;
-  }
-  const last = pieces[pieces.length - 1] as Uint8Array;
-  if (anchored) return path.length - last.length >= position && occursAt(path, last, path.length - last.length);
-  return indexOfBytes(path, last, position) >= 0;
-}
-
-function splitAt(bytes: Uint8Array, separator: number): Uint8Array[] {
-  const pieces: Uint8Array[] = [];
-  let start = 0;
-  for (let i = 0; i <= bytes.length; i++) {
-    if (i === bytes.length || bytes[i] === separator) {
-      pieces.push(bytes.subarray(start, i));
-      start = i + 1;
-    }
-  }
-  return pieces;
-}
-
-function occursAt(haystack: Uint8Array, needle: Uint8Array, at: number): boolean {
-  if (at + needle.length > haystack.length) return false;
-  for (let i = 0; i < needle.length; i++) if (haystack[at + i] !== needle[i]) return false;
-  return true;
-}
-
-function indexOfBytes(haystack: Uint8Array, needle: Uint8Array, from: number): number {
-  for (let at = from; at + needle.length <= haystack.length; at++) if (occursAt(haystack, needle, at)) return at;
-  return -1;
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// The piece automaton (src/compile/bytecode.ts, "The piece automaton" and "Work area").
 
 /** A block's automaton, read once into arrays, with the work area its checks use. */
 const automata = new WeakMap<Uint8Array, PieceScan | null>();
 
-function automatonOf(block: Uint8Array, view: DataView): PieceScan | undefined {
+export function automatonOf(block: Uint8Array, view: DataView): PieceScan | undefined {
   let scan = automata.get(block);
   if (scan === undefined) {
     const offset = view.getUint32(HEADER_AUTOMATON, true);
@@ -186,7 +61,7 @@ function words(view: DataView, at: number, count: number): Uint32Array {
 }
 
 /** The automaton's tables and the state of one check; a check leaves the state as it found it. */
-class PieceScan {
+export class PieceScan {
   private readonly block: Uint8Array;
   private readonly nodes: Uint32Array;
   private readonly root: Uint32Array;
@@ -305,7 +180,7 @@ class PieceScan {
    * Every rule whose p0 starts the path waits for its first searched piece; one pass over the path moves
    * each rule on at the leftmost occurrence of the piece it waits for (see bytecode.ts).
    */
-  decide(path: Uint8Array, limit: number): number {
+  scanPieces(path: Uint8Array, limit: number): number {
     this.memoTag++;
     if (this.memoTag === MEMO_TAGS) {
       this.memo.fill(0);
@@ -336,7 +211,7 @@ class PieceScan {
         }
         const piece = this.list[(this.rulePos[rule] as number) - 1] as number;
         const first = this.pieceHead[piece] as number;
-        if (first === 0) this.mark(piece, 1);
+        if (first === 0) this.markPiece(piece, 1);
         this.ruleNext[rule] = first;
         this.pieceHead[piece] = rule + 1;
       }
@@ -368,7 +243,7 @@ class PieceScan {
   private flush(piece: number, end: number, path: Uint8Array): void {
     let rules = this.pieceHead[piece] as number;
     this.pieceHead[piece] = 0;
-    this.mark(piece, -1);
+    this.markPiece(piece, -1);
     while (rules !== 0) {
       const rule = rules - 1;
       rules = this.ruleNext[rule] as number;
@@ -420,8 +295,10 @@ class PieceScan {
     if (this.anchored[rule] === 0) return true;
     const end = (this.patternOffsets[rule] as number) + (this.patternLengths[rule] as number);
     const suffix = end - 1 - this.block.lastIndexOf(STAR, end - 1);
-    if (path.length - suffix < from) return false;
-    return occursAt(path, this.block.subarray(end - suffix, end), path.length - suffix);
+    const start = path.length - suffix;
+    if (start < from) return false;
+    for (let i = 0; i < suffix; i++) if (path[start + i] !== this.block[end - suffix + i]) return false;
+    return true;
   }
 
   private retire(rule: number): void {
@@ -437,7 +314,7 @@ class PieceScan {
       const piece = this.list[position - 1] as number;
       if (this.pieceHead[piece] !== 0) {
         this.pieceHead[piece] = 0;
-        this.mark(piece, -1);
+        this.markPiece(piece, -1);
       }
       this.retire(rule);
     }
@@ -508,7 +385,7 @@ class PieceScan {
   }
 
   /** Counts a piece as waited for (+1) or no longer (-1); a deep one gets its parentheses in the tree. */
-  private mark(piece: number, delta: 1 | -1): void {
+  private markPiece(piece: number, delta: 1 | -1): void {
     const deep = this.deepIndices[piece] as number;
     if (deep === NOT_DEEP) {
       this.markedShallow += delta;
