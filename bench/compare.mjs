@@ -67,7 +67,7 @@ function main() {
     step(['prepare', dirs.after]);
     for (const name of readdirSync(dirs.after)) if (name !== 'dist') cpSync(join(dirs.after, name), join(dirs.before, name), { recursive: true });
 
-    /** @type {Map<string, { before: number[], after: number[], unit: Timing['unit'] }>} */
+    /** @type {Map<string, { before: number[], after: number[], unit: Timing['unit'], checksum: number }>} */
     const samples = new Map();
     for (let run = 1; run <= runs; run++) {
       for (const workload of WORKLOADS) {
@@ -75,7 +75,9 @@ function main() {
           for (const build of /** @type {const} */ (['before', 'after'])) {
             const timing = /** @type {Timing} */ (step(['time', dirs[build], workload, impl, String(timeMs)]));
             const key = `${workload}/${impl}`;
-            const entry = samples.get(key) ?? { before: [], after: [], unit: timing.unit };
+            const entry = samples.get(key) ?? { before: [], after: [], unit: timing.unit, checksum: timing.checksum };
+            // Both builds must decide alike: a faster build that answers otherwise is not the same library.
+            if (timing.checksum !== entry.checksum) throw new Error(`${key}: the ${build} build decided differently (checksum ${timing.checksum} ≠ ${entry.checksum})`);
             entry[build].push(timing.perSecond);
             samples.set(key, entry);
           }
