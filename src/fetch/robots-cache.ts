@@ -237,7 +237,7 @@ export class RobotsCache {
     }
     this.flights.clear();
   }
-  /** dispose(), for `using`: `using rules = robots.forAgent('ExampleBot');` frees them at the end of the block. */
+  /** dispose(), for `using`: `using robots = new RobotsCache({ userAgent: 'ExampleBot/1.2' });` ends the cache at the end of the block. */
   [disposeKey](): void {
     this.dispose();
   }
