@@ -14,7 +14,7 @@ import { outcomeOf, reasonForStatus, type RobotsFetchReason } from '../src/fetch
 import { retryAfterSeconds } from '../src/fetch/retry-after.js';
 
 /** What the cache keeps of a 2xx body; the transitions only carry it. */
-interface File {
+interface KeptFile {
   readonly name: string;
 }
 
@@ -55,17 +55,17 @@ function factsOf(reason: RobotsFetchReason, status: number, more: Partial<FetchF
 }
 
 /** A 2xx: its facts and the file kept of it. */
-function ok(file: File, more: Partial<FetchFacts> = {}): Fetched<File> {
+function ok(file: KeptFile, more: Partial<FetchFacts> = {}): Fetched<KeptFile> {
   return { facts: factsOf('ok', 200, more), file };
 }
 
 /** A final status other than 2xx, read as fetchRobotsTxt() reads it. */
-function answered(status: number, more: Partial<FetchFacts> = {}): Fetched<File> {
+function answered(status: number, more: Partial<FetchFacts> = {}): Fetched<KeptFile> {
   return { facts: factsOf(reasonForStatus(status), status, more), file: undefined };
 }
 
 /** A fetch that ended without a usable status (redirects that lead nowhere, timeouts, network errors). */
-function ended(reason: Exclude<RobotsFetchReason, 'ok'>, more: Partial<FetchFacts> = {}): Fetched<File> {
+function ended(reason: Exclude<RobotsFetchReason, 'ok'>, more: Partial<FetchFacts> = {}): Fetched<KeptFile> {
   return { facts: factsOf(reason, 0, more), file: undefined };
 }
 
@@ -74,14 +74,14 @@ function notModified(more: Partial<Omit<NotModified, 'outcome' | 'status'>> = {}
 }
 
 /** The entries a series of fetches leaves, each landing at its own time. */
-function run(steps: readonly (readonly [number, Fetched<File>])[], policy: TransitionPolicy = DEFAULTS): Entry<File>[] {
-  const entries: Entry<File>[] = [];
+function run(steps: readonly (readonly [number, Fetched<KeptFile>])[], policy: TransitionPolicy = DEFAULTS): Entry<KeptFile>[] {
+  const entries: Entry<KeptFile>[] = [];
   for (const [at, fetched] of steps) entries.push(nextEntry(entries.at(-1), fetched, at, policy));
   return entries;
 }
 
-function lastOf(steps: readonly (readonly [number, Fetched<File>])[], policy: TransitionPolicy = DEFAULTS): Entry<File> {
-  return run(steps, policy).at(-1) as Entry<File>;
+function lastOf(steps: readonly (readonly [number, Fetched<KeptFile>])[], policy: TransitionPolicy = DEFAULTS): Entry<KeptFile> {
+  return run(steps, policy).at(-1) as Entry<KeptFile>;
 }
 
 describe('a 2xx: a new copy, used for its lifetime', () => {
@@ -187,7 +187,7 @@ describe('redirects', () => {
 
 describe('304 Not Modified: the copy held, renewed', () => {
   const file = { name: 'robots.txt' };
-  const held = (): Entry<File> =>
+  const held = (): Entry<KeptFile> =>
     nextEntry(undefined, ok(file, { maxAge: 3600, etag: '"v1"', lastModified: 'Thu, 01 Jan 2026 00:00:00 GMT' }), T, DEFAULTS);
 
   it('keeps the same file for another lifetime, with the validators and max-age the 304 sent (RFC 9309 §2.4; RFC 9111 §4.3.4)', () => {
@@ -247,7 +247,7 @@ describe('an unreachable site with no copy: disallow all, asked again after a ba
   it('the back-off doubles with each failure in a row and stops at one hour (RFC 9309 §2.3.1.4)', () => {
     let at = T;
     const waits: number[] = [];
-    let entry: Entry<File> | undefined;
+    let entry: Entry<KeptFile> | undefined;
     for (let failure = 0; failure < 9; failure++) {
       entry = nextEntry(entry, answered(503), at, DEFAULTS);
       waits.push((entry.expiresAt - at) / MINUTE);
@@ -276,7 +276,7 @@ describe('an unreachable site with a copy: the copy keeps answering, stale', () 
     const [good, entry] = run([
       [T, ok(file)],
       [T + DAY, answered(503)],
-    ]) as [Entry<File>, Entry<File>];
+    ]) as [Entry<KeptFile>, Entry<KeptFile>];
     expect(entry).toEqual({
       copy: good.copy,
       stale: true,
@@ -314,7 +314,7 @@ describe('an unreachable site with a copy: the copy keeps answering, stale', () 
       [T + DAY + MINUTE, answered(503)],
       [T + DAY + 3 * MINUTE, ended('timeout')],
     ]);
-    const last = entries.at(-1) as Entry<File>;
+    const last = entries.at(-1) as Entry<KeptFile>;
     expect(last.copy).toBe(entries[0]?.copy);
     expect(last.copy.fetchedAt).toBe(T);
     expect(last).toMatchObject({ stale: true, failures: 3, expiresAt: T + DAY + 7 * MINUTE });
@@ -341,7 +341,7 @@ describe('an unreachable site with a copy: the copy keeps answering, stale', () 
     const [first, second] = run([
       [T, answered(503)],
       [T + MINUTE, answered(500)],
-    ]) as [Entry<File>, Entry<File>];
+    ]) as [Entry<KeptFile>, Entry<KeptFile>];
     expect(second.copy).not.toBe(first.copy);
     expect(second).toMatchObject({ stale: false, failures: 2, copy: { fetchedAt: T + MINUTE, facts: { status: 500 } } });
   });

@@ -14,13 +14,13 @@ import type { RefreshFailure } from './robots-cache-types.js';
 export type FetchFacts = Omit<RobotsFetchVerdict, 'outcome' | 'robots'> & { readonly outcome: RobotsOutcome };
 
 /**
- * One fetched answer as the cache keeps it. `File` is what the cache keeps of a 2xx body (a CachedFile;
+ * One fetched answer as the cache keeps it. `Kept` is what the cache keeps of a 2xx body (a CachedFile;
  * the transitions only carry it, so their tests need no compiled rules).
  */
-export interface Copy<File> {
+export interface Copy<Kept> {
   readonly facts: FetchFacts;
   /** The file and its rules compiled for the cache's agent, when the outcome is 'rules'. */
-  readonly file: File | undefined;
+  readonly file: Kept | undefined;
   /** When it was fetched or last confirmed by a 304. */
   readonly fetchedAt: number;
   /** Cache-Control max-age (seconds) and validators, updated by a 304 (RFC 9111 §4.3.4). */
@@ -29,8 +29,8 @@ export interface Copy<File> {
   readonly lastModified: string | undefined;
 }
 
-export interface Entry<File> {
-  readonly copy: Copy<File>;
+export interface Entry<Kept> {
+  readonly copy: Copy<Kept>;
   /** The copy is older than its lifetime, served because the site became unreachable. */
   readonly stale: boolean;
   /** When the next caller triggers a fetch. */
@@ -41,9 +41,9 @@ export interface Entry<File> {
 }
 
 /** A fetch that brought an answer: its facts, and the file kept of its body when the outcome is 'rules'. */
-export interface Fetched<File> {
+export interface Fetched<Kept> {
   readonly facts: FetchFacts;
-  readonly file: File | undefined;
+  readonly file: Kept | undefined;
 }
 
 /** The cache's options the transitions follow. */
@@ -61,15 +61,15 @@ export function withoutParse(result: RobotsFetchResult): FetchFacts {
 }
 
 /** What a request to renew `copy` sends, or undefined when it cannot be conditional (no file, no validators). */
-export function validatorsOf<File>(copy: Copy<File>): Validators | undefined {
+export function validatorsOf<Kept>(copy: Copy<Kept>): Validators | undefined {
   if (copy.file === undefined || (copy.etag === undefined && copy.lastModified === undefined)) return undefined;
   return { url: copy.facts.finalUrl, etag: copy.etag, lastModified: copy.lastModified };
 }
 
 /** A definitive answer (2xx, 4xx, redirects that lead nowhere): a new copy, used for its lifetime. */
-function definitive<File>(fetched: Fetched<File>, now: number, policy: TransitionPolicy): Entry<File> {
+function definitive<Kept>(fetched: Fetched<Kept>, now: number, policy: TransitionPolicy): Entry<Kept> {
   const { facts, file } = fetched;
-  const copy: Copy<File> = { facts, file, fetchedAt: now, maxAge: facts.maxAge, etag: facts.etag, lastModified: facts.lastModified };
+  const copy: Copy<Kept> = { facts, file, fetchedAt: now, maxAge: facts.maxAge, etag: facts.etag, lastModified: facts.lastModified };
   return { copy, stale: false, expiresAt: now + lifetimeOf(facts.maxAge, policy.lifetimes), failures: 0, refreshFailure: undefined };
 }
 
@@ -78,7 +78,7 @@ function definitive<File>(fetched: Fetched<File>, now: number, policy: Transitio
  * was fetched; without one, everything is disallowed. Either way the site is asked again after the
  * back-off, which grows with each failure in a row.
  */
-function unreachable<File>(previous: Entry<File> | undefined, facts: FetchFacts, now: number, policy: TransitionPolicy): Entry<File> {
+function unreachable<Kept>(previous: Entry<Kept> | undefined, facts: FetchFacts, now: number, policy: TransitionPolicy): Entry<Kept> {
   const failures = (previous?.failures ?? 0) + 1;
   const retryAt = now + backoffAfter(failures, policy.honorRetryAfter ? facts.retryAfter : undefined);
   const kept = previous?.copy;
@@ -87,14 +87,14 @@ function unreachable<File>(previous: Entry<File> | undefined, facts: FetchFacts,
     const refreshFailure = { reason: facts.reason, status: facts.status, at: now };
     return { copy: kept, stale: true, expiresAt: Math.min(retryAt, staleUntil), failures, refreshFailure };
   }
-  const copy: Copy<File> = { facts, file: undefined, fetchedAt: now, maxAge: undefined, etag: undefined, lastModified: undefined };
+  const copy: Copy<Kept> = { facts, file: undefined, fetchedAt: now, maxAge: undefined, etag: undefined, lastModified: undefined };
   return { copy, stale: false, expiresAt: retryAt, failures, refreshFailure: undefined };
 }
 
 /** A 304: the copy held is good for another lifetime, with the headers the 304 updated. */
-function renewed<File>(held: Copy<File>, confirmation: NotModified, now: number, policy: TransitionPolicy): Entry<File> {
+function renewed<Kept>(held: Copy<Kept>, confirmation: NotModified, now: number, policy: TransitionPolicy): Entry<Kept> {
   const maxAge = confirmation.maxAge ?? held.maxAge;
-  const copy: Copy<File> = {
+  const copy: Copy<Kept> = {
     ...held,
     fetchedAt: now,
     maxAge,
@@ -109,16 +109,16 @@ function renewed<File>(held: Copy<File>, confirmation: NotModified, now: number,
  * A 304 renews the entry held, so it needs one: the cache sends validators only for a copy it holds, and
  * fetches the file itself when that copy is gone by the time the 304 lands.
  */
-export function nextEntry<File>(previous: Entry<File>, fetched: Fetched<File> | NotModified, now: number, policy: TransitionPolicy): Entry<File>;
-export function nextEntry<File>(previous: Entry<File> | undefined, fetched: Fetched<File>, now: number, policy: TransitionPolicy): Entry<File>;
-export function nextEntry<File>(
-  previous: Entry<File> | undefined,
-  fetched: Fetched<File> | NotModified,
+export function nextEntry<Kept>(previous: Entry<Kept>, fetched: Fetched<Kept> | NotModified, now: number, policy: TransitionPolicy): Entry<Kept>;
+export function nextEntry<Kept>(previous: Entry<Kept> | undefined, fetched: Fetched<Kept>, now: number, policy: TransitionPolicy): Entry<Kept>;
+export function nextEntry<Kept>(
+  previous: Entry<Kept> | undefined,
+  fetched: Fetched<Kept> | NotModified,
   now: number,
   policy: TransitionPolicy,
-): Entry<File> {
+): Entry<Kept> {
   // The overloads let a 304 in only with an entry to renew.
-  if (!('facts' in fetched)) return renewed((previous as Entry<File>).copy, fetched, now, policy);
+  if (!('facts' in fetched)) return renewed((previous as Entry<Kept>).copy, fetched, now, policy);
   if (fetched.facts.outcome === 'disallow-all') return unreachable(previous, fetched.facts, now, policy);
   return definitive(fetched, now, policy);
 }
