@@ -32,8 +32,8 @@ export type {
   URLInput,
   UrlShape,
 } from './web-types.js';
+export { RobotsCache } from './fetch/robots-cache.js';
 export {
-  RobotsCache,
   RobotsCacheDisposedError,
   type CachedExplanation,
   type CachedRobots,
@@ -45,7 +45,7 @@ export {
   type RobotsCallOptions,
   type RobotsSource,
   type RobotsSourceKind,
-} from './fetch/robots-cache.js';
+} from './fetch/robots-cache-types.js';
 export { lintRobotsTxt } from './lint/lint.js';
 export { LINT_CODES, type LintCode } from './lint/codes.js';
 export type { LintDiagnostic, LintOptions, LintSeverity } from './lint/diagnostic.js';

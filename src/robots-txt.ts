@@ -149,7 +149,7 @@ export class RobotsTxt {
     for (const rules of this.compiled.values()) rules.dispose();
     this.compiled.clear();
   }
-  /** dispose(), for `using`: `using rules = robots.forAgent('ExampleBot');` frees them at the end of the block. */
+  /** dispose(), for `using`: `using robots = parseRobotsTxt(body);` frees every AgentRules it compiled at the end of the block. */
   [disposeKey](): void {
     this.dispose();
   }

@@ -1,0 +1,158 @@
+/**
+ * What RobotsCache's callers see: its options, its answers and their sources, its statistics, and the
+ * error its calls reject with after dispose(). src/index.ts re-exports them all.
+ */
+import type { AgentRules, Explanation } from '../agent-rules.js';
+import type { RobotsTxt } from '../robots-txt.js';
+import type { AbortSignalInput } from '../web-types.js';
+import type { FetchRobotsOptions } from './options.js';
+import type { RobotsFetchReason, RobotsFetchResult } from './outcome.js';
+
+/**
+ * Options of RobotsCache: those of fetchRobotsTxt(), plus the agent, the bounds and the clock.
+ *
+ * @example
+ * import { RobotsCache } from 'robotstxt-wasm';
+ * const robots = new RobotsCache({ userAgent: 'ExampleBot/1.2 (+https://example.com/bot)', maxEntries: 10_000 });
+ * robots.agent; // 'ExampleBot'
+ */
+export interface RobotsCacheOptions extends FetchRobotsOptions {
+  /**
+   * The product token the rules are matched for. Default: the crawler's token in `userAgent`, found by
+   * productToken() (`'Mozilla/5.0 (compatible; ExampleBot/2.1; +https://example.com/bot)'` → `'ExampleBot'`);
+   * a TypeError when it holds none.
+   */
+  readonly agent?: string;
+  /** Origins kept; the least recently used one is dropped (and its memory freed) beyond. Default 100,000. */
+  readonly maxEntries?: number;
+  /**
+   * Bytes the cached files may hold in all (their bodies and compiled rules, as stats().bytesHeld counts
+   * them); beyond, the least recently used origins are dropped, whatever their number. The origin just
+   * fetched is always kept, even alone over the budget. Default 536,870,912 (512 MiB).
+   */
+  readonly maxMemoryBytes?: number;
+  /**
+   * The shortest time a definitive answer is kept, whatever its `Cache-Control` says (`no-store`,
+   * `max-age=0`, an invalid max-age): the cache never asks a site more often. Default 60,000 (1 min).
+   */
+  readonly minLifetimeMs?: number;
+  /** The longest, and the lifetime without `Cache-Control`. Default and upper bound 86,400,000 (24 h, RFC 9309 §2.4). */
+  readonly maxLifetimeMs?: number;
+  /** Renew an expired copy with a conditional request (`If-None-Match`, `If-Modified-Since`); a 304 keeps it. Default true. */
+  readonly revalidate?: boolean;
+  /** Wait as long as a 429's or 503's `Retry-After` asks (at most 1 h) before asking again. Default true. */
+  readonly honorRetryAfter?: boolean;
+  /** The clock, in milliseconds since the epoch. Default `Date.now`; tests move it instead of sleeping. */
+  readonly now?: () => number;
+}
+
+/** Options of one call: `signal` lets the caller stop waiting (the shared fetch goes on for the others). */
+export interface RobotsCallOptions {
+  readonly signal?: AbortSignalInput;
+}
+
+/**
+ * Where an answer came from: a fetch made for it, a conditional fetch that confirmed the copy held
+ * (304), a fresh cached copy, or an old copy standing in for an unreachable site.
+ */
+export type RobotsSourceKind = 'network' | 'revalidated' | 'cache' | 'stale';
+
+/** A refresh that found the site unreachable while an older copy was served instead. */
+export interface RefreshFailure {
+  readonly reason: RobotsFetchReason;
+  /** 0 when no response arrived. */
+  readonly status: number;
+  /** When it happened (the `now` clock). */
+  readonly at: number;
+}
+
+/**
+ * The robots.txt behind an answer: which fetch, when, until when, and how it ended.
+ *
+ * @example
+ * import { RobotsCache } from 'robotstxt-wasm';
+ * const robots = new RobotsCache({ userAgent: 'ExampleBot/1.2' });
+ * (await robots.explain('https://example.com/private/x')).source;
+ * // { origin: 'https://example.com', outcome: 'rules', reason: 'ok', status: 200, from: 'network', looksLikeHtml: false, … }
+ */
+export interface RobotsSource
+  extends Pick<
+    RobotsFetchResult,
+    | 'origin'
+    | 'robotsUrl'
+    | 'outcome'
+    | 'reason'
+    | 'status'
+    | 'finalUrl'
+    | 'redirects'
+    | 'bytes'
+    | 'truncated'
+    | 'bytesIgnored'
+    | 'contentType'
+    | 'looksLikeHtml'
+  > {
+  /** When the copy was fetched, or last confirmed by a 304 (the `now` clock, ms). */
+  readonly fetchedAt: number;
+  /** When the cache asks the network again (ms). */
+  readonly expiresAt: number;
+  readonly from: RobotsSourceKind;
+  /** Set when `from` is `'stale'`: the refresh that failed. */
+  readonly refreshFailure?: RefreshFailure;
+}
+
+/** An origin whose robots.txt was fetched (2xx): the file, and its rules compiled for the cache's agent. */
+export interface CachedRobotsRules extends RobotsSource {
+  readonly outcome: 'rules';
+  readonly robots: RobotsTxt;
+  readonly rules: AgentRules;
+}
+
+/** An origin with no file to apply: everything allowed (4xx) or nothing (unreachable). */
+export interface CachedRobotsVerdict extends RobotsSource {
+  readonly outcome: 'allow-all' | 'disallow-all';
+  readonly robots?: undefined;
+  readonly rules?: undefined;
+}
+
+/**
+ * What RobotsCache.get() returns. `robots` and `rules` belong to the cache: they are disposed when the
+ * entry is refreshed or evicted, so use them right away and do not dispose them yourself.
+ *
+ * @example
+ * import { RobotsCache } from 'robotstxt-wasm';
+ * const robots = new RobotsCache({ userAgent: 'ExampleBot/1.2' });
+ * const cached = await robots.get('https://example.com');
+ * if (cached.outcome === 'rules') cached.robots.sitemaps; // ['https://example.com/sitemap.xml']
+ */
+export type CachedRobots = CachedRobotsRules | CachedRobotsVerdict;
+
+/** A verdict with the rule that decided it and the robots.txt it came from. */
+export interface CachedExplanation extends Explanation {
+  readonly source: RobotsSource;
+}
+
+/** What a cache has done so far, for operators (RobotsCache.stats()). */
+export interface RobotsCacheStats {
+  /** Origins cached now. */
+  readonly entries: number;
+  /** Calls answered from a cached copy without waiting for the network (stale copies included). */
+  readonly hits: number;
+  /** robots.txt fetches started (conditional ones included). */
+  readonly fetches: number;
+  /** Conditional fetches that the site answered 304 Not Modified: the copy was kept without parsing again. */
+  readonly revalidations: number;
+  /** Calls answered with an old copy standing in for an unreachable site. */
+  readonly staleAnswers: number;
+  /** Origins dropped because the cache was full. */
+  readonly evictions: number;
+  /** Body bytes and compiled rules' bytes the cached origins hold. */
+  readonly bytesHeld: number;
+}
+
+/** Thrown by every call on a RobotsCache after dispose(), and to callers whose fetch dispose() cancelled. */
+export class RobotsCacheDisposedError extends Error {
+  constructor() {
+    super('this RobotsCache was disposed; create a new RobotsCache (use clear() to empty a cache and keep using it)');
+    this.name = 'RobotsCacheDisposedError';
+  }
+}
