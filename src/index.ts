@@ -8,8 +8,8 @@
  *
  * This module is platform-neutral; src/platform/ holds the entries that provide the WebAssembly matcher.
  */
-export { parseRobotsTxt, RobotsTxt, DEFAULT_MAX_BYTES, type ParseOptions } from './robots-txt.js';
-export { AgentRules, RulesDisposedError, type Explanation, type RuleInfo } from './agent-rules.js';
+export { parseRobotsTxt, RobotsTxt, DEFAULT_MAX_BYTES, type ParseOptions } from './api/robots-txt.js';
+export { AgentRules, RulesDisposedError, type Explanation, type RuleInfo } from './api/agent-rules.js';
 export { init, matcherInfo, setMatcher, type MatcherInfo } from './engine/active-backend.js';
 export type { BackendKind } from './engine/backend.js';
 export type { ProfileName } from './profile.js';
@@ -31,7 +31,7 @@ export type {
   ResponseShape,
   URLInput,
   UrlShape,
-} from './web-types.js';
+} from './api/web-types.js';
 export { RobotsCache } from './fetch/robots-cache.js';
 export {
   RobotsCacheDisposedError,

@@ -4,7 +4,7 @@
  * patterns and paths matched as given, no implicit rule, the longest pattern first and allow before
  * disallow on a tie, which is robots-parser's precedence.
  */
-import { AgentRules } from '../agent-rules.js';
+import { AgentRules } from '../api/agent-rules.js';
 import { currentBackend } from '../engine/active-backend.js';
 import { RuleRecords } from '../parse/rule-records.js';
 import { robotsParserProfile } from '../profile.js';

@@ -9,7 +9,7 @@
  *
  * Where this answers differently from robots-parser, on purpose, is listed in the README's migration section.
  */
-import type { AgentRules } from '../agent-rules.js';
+import type { AgentRules } from '../api/agent-rules.js';
 import { QUERY_PATH } from '../engine/backend.js';
 import { formatAgent, RobotsParserGrouping, upperCaseEscapes, type CompatAgent, type CompatGroups } from './robots-parser-groups.js';
 import { compileCompatRules } from './robots-parser-compile.js';

@@ -7,7 +7,7 @@
  * FinalizationRegistry callback can run (garbage collection reclaims the evicted ones' buffers), and
  * dispose() just gives a ruleset's place back sooner.
  */
-import { weakRef, type WeakHold } from '../weak-ref.js';
+import { weakRef, type WeakHold } from './weak-ref.js';
 
 /** Bytes of compiled rulesets kept resident in linear memory; beyond, the least recently used go. */
 export const RESIDENT_BUDGET = 64 * 1024 * 1024;

@@ -5,10 +5,10 @@
  * rest (`get().robots`: sitemaps, other agents, diagnostics) is parsed again from the bytes on demand,
  * and kept only while someone holds it.
  */
-import type { AgentRules } from '../agent-rules.js';
+import type { AgentRules } from '../api/agent-rules.js';
 import type { ProfileName } from '../profile.js';
-import { parseFetchedRobotsTxt, type RobotsTxt } from '../robots-txt.js';
-import { weakRef, type WeakHold } from '../weak-ref.js';
+import { parseFetchedRobotsTxt, type RobotsTxt } from '../api/robots-txt.js';
+import { weakRef, type WeakHold } from '../engine/weak-ref.js';
 
 
 export class CachedFile {

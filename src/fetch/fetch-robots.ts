@@ -3,8 +3,8 @@
  * maxBytes, one deadline for all of it, and every network event turned into an outcome, never an exception.
  * RFC 9309 §2.3.1, §2.5; https://developers.google.com/search/docs/crawling-indexing/robots/robots_txt
  */
-import { parseFetchedRobotsTxt } from '../robots-txt.js';
-import type { ResponseShape, URLInput } from '../web-types.js';
+import { parseFetchedRobotsTxt } from '../api/robots-txt.js';
+import type { ResponseShape, URLInput } from '../api/web-types.js';
 import { responseMaxAge } from './cache-control.js';
 import { resolveFetchOptions, type FetchRobotsOptions, type ResolvedFetchOptions } from './options.js';
 import { robotsLocation, type RobotsLocation } from './origin.js';

@@ -1,7 +1,7 @@
 /** The options of fetchRobotsTxt(), checked once and filled with their defaults. */
-import { DEFAULT_MAX_BYTES } from '../robots-txt.js';
+import { DEFAULT_MAX_BYTES } from '../api/robots-txt.js';
 import { profileNamed, type ProfileName } from '../profile.js';
-import type { FetchInit, ResponseShape, URLInput } from '../web-types.js';
+import type { FetchInit, ResponseShape, URLInput } from '../api/web-types.js';
 
 /**
  * The fetch to use: `globalThis.fetch` or anything with its shape (undici's, one with a DNS lookup that

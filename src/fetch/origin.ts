@@ -3,7 +3,7 @@
  * RFC 9309 §2.3; https://developers.google.com/search/docs/crawling-indexing/robots/robots_txt
  * ("File location and range of validity").
  */
-import { isUrlObject, type URLInput } from '../web-types.js';
+import { isUrlObject, type URLInput } from '../api/web-types.js';
 
 /** A URL's origin and the robots.txt that governs it. */
 export interface RobotsLocation {

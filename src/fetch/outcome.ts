@@ -3,7 +3,7 @@
  * Google's reading of it (https://developers.google.com/search/docs/crawling-indexing/robots/robots_txt,
  * "Handling HTTP status codes").
  */
-import type { RobotsTxt } from '../robots-txt.js';
+import type { RobotsTxt } from '../api/robots-txt.js';
 
 /**
  * - `'rules'`: the file was fetched (2xx); its rules decide ("conditional allow").

@@ -2,7 +2,7 @@
  * Reads a response body up to a byte limit, as a stream: a 50 MB robots.txt costs maxBytes of memory
  * (plus one chunk), and the download stops there.
  */
-import type { BodyStreamShape } from '../web-types.js';
+import type { BodyStreamShape } from '../api/web-types.js';
 
 export interface LimitedRead {
   /**

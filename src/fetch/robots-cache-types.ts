@@ -2,9 +2,9 @@
  * What RobotsCache's callers see: its options, its answers and their sources, its statistics, and the
  * error its calls reject with after dispose(). src/index.ts re-exports them all.
  */
-import type { AgentRules, Explanation } from '../agent-rules.js';
-import type { RobotsTxt } from '../robots-txt.js';
-import type { AbortSignalInput } from '../web-types.js';
+import type { AgentRules, Explanation } from '../api/agent-rules.js';
+import type { RobotsTxt } from '../api/robots-txt.js';
+import type { AbortSignalInput } from '../api/web-types.js';
 import type { FetchRobotsOptions } from './options.js';
 import type { RobotsFetchReason, RobotsFetchResult } from './outcome.js';
 

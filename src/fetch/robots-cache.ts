@@ -5,8 +5,8 @@
  * budgets are kept by lru-budget.ts, and concurrent callers share a fetch through flight.ts.
  * RFC 9309 §2.3.1, §2.4; https://developers.google.com/search/docs/crawling-indexing/robots/robots_txt
  */
-import { disposeKey } from '../disposable.js';
-import type { AbortSignalShape, URLInput } from '../web-types.js';
+import { disposeKey } from '../api/disposable.js';
+import type { AbortSignalShape, URLInput } from '../api/web-types.js';
 import { resolveCacheOptions, type ResolvedCacheOptions } from './cache-options.js';
 import { nextEntry, validatorsOf, withoutParse, type Copy, type Entry as CacheEntry } from './cache-transitions.js';
 import { CachedFile } from './cached-file.js';

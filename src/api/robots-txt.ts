@@ -1,16 +1,16 @@
 /** A parsed robots.txt file: its groups, its file-wide directives, and compiled rules per agent. */
 import { disposeKey } from './disposable.js';
 import { AgentRules } from './agent-rules.js';
-import { RuleTable } from './compile/rule-table.js';
-import { compileRules } from './compile/rules.js';
-import { limitBody } from './body.js';
-import { currentBackend, currentRecordReader } from './engine/active-backend.js';
-import { cleanUrl, type CleanParam } from './parse/clean-param.js';
-import { parseRobotsBody } from './parse/groups.js';
-import type { Diagnostic, Group, GroupRecord, ParsedRobots } from './parse/model.js';
-import type { RuleRecords } from './parse/rule-records.js';
-import { selectGroups, type Selection } from './parse/select.js';
-import { profileNamed, type Profile, type ProfileName, type PublicProfile } from './profile.js';
+import { RuleTable } from '../compile/rule-table.js';
+import { compileRules } from '../compile/rules.js';
+import { limitBody } from '../parse/body.js';
+import { currentBackend, currentRecordReader } from '../engine/active-backend.js';
+import { cleanUrl, type CleanParam } from '../parse/clean-param.js';
+import { parseRobotsBody } from '../parse/groups.js';
+import type { Diagnostic, Group, GroupRecord, ParsedRobots } from '../parse/model.js';
+import type { RuleRecords } from '../parse/rule-records.js';
+import { selectGroups, type Selection } from '../parse/select.js';
+import { profileNamed, type Profile, type ProfileName, type PublicProfile } from '../profile.js';
 import type { URLInput } from './web-types.js';
 
 /** Options of parseRobotsTxt(). */

@@ -1,14 +1,14 @@
 /** One agent's compiled rules: built once by RobotsTxt.forAgent(), asked many times. */
 import { disposeKey } from './disposable.js';
-import { writeBytecode } from './compile/bytecode.js';
-import { RuleTable, type RuleInfo } from './compile/rule-table.js';
-import { compileRules } from './compile/rules.js';
-import { QUERY_PATH, QUERY_URL, QUERY_VERDICT_ONLY, type LoadedRuleset, type MatcherBackend } from './engine/backend.js';
-import type { RequestRate, VisitTime } from './parse/group-directives.js';
-import type { RuleRecords } from './parse/rule-records.js';
-import type { Selection } from './parse/select.js';
-import type { Profile } from './profile.js';
-import { weakRef, type WeakHold } from './weak-ref.js';
+import { writeBytecode } from '../compile/bytecode.js';
+import { RuleTable, type RuleInfo } from '../compile/rule-table.js';
+import { compileRules } from '../compile/rules.js';
+import { QUERY_PATH, QUERY_URL, QUERY_VERDICT_ONLY, type LoadedRuleset, type MatcherBackend } from '../engine/backend.js';
+import type { RequestRate, VisitTime } from '../parse/group-directives.js';
+import type { RuleRecords } from '../parse/rule-records.js';
+import type { Selection } from '../parse/select.js';
+import type { Profile } from '../profile.js';
+import { weakRef, type WeakHold } from '../engine/weak-ref.js';
 import { isUrlObject, type URLInput } from './web-types.js';
 
 /** Why a URL is allowed or not. */
