@@ -2,7 +2,7 @@
  * DESIGN §2 "Reading the file": bytes → lines → records.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { decodeUtf8 } from '../src/parse/decode-utf8.js';
+import { decodeUtf8 } from '../src/parse/utf8.js';
 import { defaultMatcher, parseRobotsTxt, setMatcher } from './support/library.js';
 import { inBothProfiles, profiles } from './support/verdict.js';
 

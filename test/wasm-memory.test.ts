@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
-import { utf8Length } from '../src/engine/wasm-backend.js';
+import { utf8Length } from '../src/parse/utf8.js';
 import type { AgentRules } from '../src/platform/inline.js';
 
 const execFileAsync = promisify(execFile);

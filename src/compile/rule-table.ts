@@ -7,7 +7,7 @@
  * was mostly something else, src/parse/rule-records.ts): then the table keeps a view of the span they cover
  * instead of a copy, so that a cache that keeps the body anyway does not hold the patterns twice.
  */
-import { decodeUtf8 } from '../parse/decode-utf8.js';
+import { decodeUtf8 } from '../parse/utf8.js';
 import type { RuleRecords } from '../parse/rule-records.js';
 import { DERIVED as DERIVED_SOURCE, type CompiledRules } from './rules.js';
 

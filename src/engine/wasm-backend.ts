@@ -22,6 +22,7 @@
  */
 import { automatonWorkNeeds, checkBytecode } from '../compile/bytecode.js';
 import type { RecordHandler } from '../parse/records.js';
+import { utf8Length } from '../parse/utf8.js';
 import { QUERY_PATH, QUERY_VERDICT_ONLY, type LoadedRuleset, type MatcherBackend, type QueryFlags } from './backend.js';
 import { LinearAllocator } from './linear-allocator.js';
 import { handWrittenUtf8, type Utf8Writer, type Utf8WriterFactory } from './utf8-writer.js';
@@ -66,26 +67,6 @@ function scratchOffset(capacity: number): number {
 /** Bytes of a region for `capacity` input bytes: the scratch holds 3 × those (%XX each), a slash, and slack. */
 function regionBytes(capacity: number): number {
   return scratchOffset(capacity) + capacity * 3 + 1 + VECTOR_SLACK;
-}
-
-/**
- * The UTF-8 length of `url` as writeUrl writes it (a lone surrogate as the 3 bytes of U+FFFD): a long
- * URL's region is sized on it exactly, so it must never count short.
- *
- * @internal Exported for its tests.
- */
-export function utf8Length(url: string): number {
-  let bytes = url.length;
-  for (let i = 0; i < url.length; i++) {
-    const code = url.charCodeAt(i);
-    if (code < 0x80) continue;
-    if (code < 0x800) bytes += 1;
-    else if (code >= 0xd800 && code <= 0xdbff && (url.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      bytes += 2; // 4 bytes for 2 units
-      i++;
-    } else bytes += 2;
-  }
-  return bytes;
 }
 
 function isMatcherExports(exports: WebAssembly.Exports): exports is WebAssembly.Exports & MatcherExports {

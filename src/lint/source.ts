@@ -3,7 +3,7 @@
  * reader, so lines split exactly where the parser splits them), and byte offsets turned into the columns
  * people see in their editor (code points of the decoded line).
  */
-import { decodeUtf8 } from '../parse/decode-utf8.js';
+import { decodeUtf8 } from '../parse/utf8.js';
 import { forEachLine } from '../parse/lines.js';
 
 export interface SourceLine {

@@ -1,4 +1,5 @@
 /** A robots.txt body as given (string or bytes) → the UTF-8 bytes to parse, at most `maxBytes` of them. */
+import { utf8Length } from './utf8.js';
 
 export interface LimitedBody {
   readonly bytes: Uint8Array;
@@ -18,21 +19,6 @@ function limited(bytes: Uint8Array, totalBytes: number, nextByte: number | undef
 }
 
 const encoder = new TextEncoder();
-
-/** UTF-8 length of `text` from `from` on, as TextEncoder would write it. */
-function utf8Length(text: string, from: number): number {
-  let length = 0;
-  for (let i = from; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x80) length += 1;
-    else if (code < 0x800) length += 2;
-    else if (code >= 0xd800 && code <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      length += 4;
-      i++;
-    } else length += 3; // including a lone surrogate, written as U+FFFD
-  }
-  return length;
-}
 
 export function limitBody(body: string | Uint8Array | ArrayBuffer, maxBytes: number): LimitedBody {
   if (body instanceof Uint8Array) return limited(body.subarray(0, maxBytes), body.length, body[maxBytes]);

@@ -6,7 +6,7 @@
  * before any user-agent line belong to no group and are ignored.
  */
 import { GroupBoundary } from './group-boundary.js';
-import { decodeUtf8 } from './decode-utf8.js';
+import { decodeUtf8 } from './utf8.js';
 import { parseCleanParam } from './clean-param.js';
 import { isPlainDecimal, parseCrawlDelay, parseRequestRate, parseVisitTime } from './group-directives.js';
 import { parseHost } from './host.js';
