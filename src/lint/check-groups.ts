@@ -2,14 +2,10 @@
  * Checks of groups: what comes before any group, which crawlers a User-agent line names, blank lines that
  * split a group for the readers that end a record at a blank line, and what a group as a whole says.
  */
+import { isTokenByte } from '../parse/ascii.js';
 import { quote, type LintContext } from './context.js';
 import { isGroupExtension, isRule, type LintGroup } from './groups.js';
 import { keyName, type LintRecord } from './records.js';
-
-function isTokenByte(byte: number): boolean {
-  const folded = byte | 0x20;
-  return (folded >= 0x61 && folded <= 0x7a) || byte === 0x5f || byte === 0x2d;
-}
 
 export function checkOrphans(context: LintContext): void {
   for (const record of context.grouping.orphans) {

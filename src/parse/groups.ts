@@ -5,6 +5,7 @@
  * disallow line (an empty one too). Blank lines, sitemaps and unknown lines do not end a group. Rules
  * before any user-agent line belong to no group and are ignored.
  */
+import { isTokenByte, startsWithIgnoringAsciiCase } from './ascii.js';
 import { GroupBoundary } from './group-boundary.js';
 import { decodeUtf8 } from './utf8.js';
 import { parseCleanParam } from './clean-param.js';
@@ -13,11 +14,6 @@ import { parseHost } from './host.js';
 import type { Diagnostic, DiagnosticCode, GroupRecord, ParsedRobots } from './model.js';
 import { readRecords, type RecordHandler, type RecordReader } from './records.js';
 import { RuleRecords } from './rule-records.js';
-
-function isTokenByte(byte: number): boolean {
-  const folded = byte | 0x20;
-  return (folded >= 0x61 && folded <= 0x7a) || byte === 0x5f || byte === 0x2d;
-}
 
 /** Bytes of the leading run of `[A-Za-z_-]` of a user-agent value (the product token, RFC 9309 §2.2.1). */
 function productTokenLength(raw: Uint8Array): number {
@@ -32,15 +28,6 @@ function isGlobalAgent(raw: Uint8Array): boolean {
   return raw[0] === 0x2a && (next === undefined || next === 0x20 || (next >= 0x09 && next <= 0x0d));
 }
 
-/** Whether body[start, start + key.length) is `key` (lower-case ASCII) in any ASCII case; no other character folds to ASCII here. */
-function keyIs(body: Uint8Array, start: number, key: string): boolean {
-  for (let i = 0; i < key.length; i++) {
-    const byte = body[start + i] as number;
-    if ((byte >= 0x41 && byte <= 0x5a ? byte | 0x20 : byte) !== key.charCodeAt(i)) return false;
-  }
-  return true;
-}
-
 /** Diagnostics kept per file. */
 const MAX_DIAGNOSTICS = 1000;
 
@@ -49,17 +36,17 @@ type GroupDirective = 'crawl-delay' | 'request-rate' | 'visit-time';
 
 type ExtensionKey = GroupDirective | 'host' | 'clean-param';
 
-/** The extension body[start, end) names, if any: by its length first, so that most keys cost one comparison. */
+/** The extension body[start, end) names, if any: by its length first (then a prefix is the whole key), so that most keys cost one comparison. */
 function extensionNamed(body: Uint8Array, start: number, end: number): ExtensionKey | undefined {
   switch (end - start) {
     case 4:
-      return keyIs(body, start, 'host') ? 'host' : undefined;
+      return startsWithIgnoringAsciiCase(body, start, end, 'host') ? 'host' : undefined;
     case 10:
-      return keyIs(body, start, 'visit-time') ? 'visit-time' : undefined;
+      return startsWithIgnoringAsciiCase(body, start, end, 'visit-time') ? 'visit-time' : undefined;
     case 11:
-      return keyIs(body, start, 'crawl-delay') ? 'crawl-delay' : keyIs(body, start, 'clean-param') ? 'clean-param' : undefined;
+      return startsWithIgnoringAsciiCase(body, start, end, 'crawl-delay') ? 'crawl-delay' : startsWithIgnoringAsciiCase(body, start, end, 'clean-param') ? 'clean-param' : undefined;
     case 12:
-      return keyIs(body, start, 'request-rate') ? 'request-rate' : undefined;
+      return startsWithIgnoringAsciiCase(body, start, end, 'request-rate') ? 'request-rate' : undefined;
     default:
       return undefined;
   }

@@ -10,6 +10,7 @@
  * - Keys are compared case-insensitively and by prefix, with the misspellings Google accepts, so
  *   `Disallowed: /x` is a disallow and `User agent: x` a user-agent.
  */
+import { startsWithIgnoringAsciiCase } from './ascii.js';
 import { forEachLine } from './lines.js';
 
 /**
@@ -58,16 +59,6 @@ const KEY_SPELLINGS: ReadonlyArray<readonly [KeyKind, readonly string[]]> = [
   ['disallow', ['disallow', 'dissallow', 'dissalow', 'disalow', 'diasllow', 'disallaw']],
   ['sitemap', ['sitemap', 'site-map']],
 ];
-
-function startsWithIgnoringAsciiCase(body: Uint8Array, start: number, end: number, lowerPrefix: string): boolean {
-  if (end - start < lowerPrefix.length) return false;
-  for (let i = 0; i < lowerPrefix.length; i++) {
-    const byte = body[start + i] as number;
-    const lower = byte >= 0x41 && byte <= 0x5a ? byte | 0x20 : byte;
-    if (lower !== lowerPrefix.charCodeAt(i)) return false;
-  }
-  return true;
-}
 
 /**
  * How keys are read: `google`, by prefix and with the misspellings above, a line without a colon read as
