@@ -108,6 +108,7 @@ export const RANGE_NOT_UTF8: u8 = 2;
 // ---------------------------------------------------------------------------------------------------------
 // The lexer: a line keeps at most MAX_LINE_BYTES bytes (Google's limit), and each record is RECORD_SIZE
 // bytes of u32 words: line, keyStart, keyEnd, valueStart, valueEnd, kind | CUT_FLAG.
+// Google's limit: 8 × 2083 bytes (the longest URL browsers take) minus the C string's terminator.
 export const MAX_LINE_BYTES: usize = 16663;
 export const RECORD_SIZE: usize = 24;
 export const RECORD_LINE: usize = 0;

@@ -8,44 +8,58 @@
  * time either. The differential tests hold the WebAssembly matcher to both ways, and all of them to a
  * regular-expression oracle built from the definition of a pattern.
  */
+import { workAreaLayout } from '../compile/bytecode.js';
 import {
   AUTOMATON_DEEP,
   AUTOMATON_DEEP_COUNT,
   AUTOMATON_DEEP_ENTRY_SIZE,
-  AUTOMATON_EDGE_BUCKET_SHIFT,
-  AUTOMATON_TERMINAL_BUCKET_SHIFT,
-  AUTOMATON_EDGE_COUNT,
   AUTOMATON_EDGES,
+  AUTOMATON_EDGE_BUCKET_SHIFT,
+  AUTOMATON_EDGE_COUNT,
   AUTOMATON_LIST,
-  AUTOMATON_NODE_COUNT,
   AUTOMATON_NODES,
+  AUTOMATON_NODE_COUNT,
+  AUTOMATON_PIECES,
   AUTOMATON_PIECE_COUNT,
   AUTOMATON_PIECE_ENTRY_SIZE,
-  AUTOMATON_PIECES,
   AUTOMATON_ROOT,
+  AUTOMATON_RULES,
   AUTOMATON_RULE_COUNT,
   AUTOMATON_RULE_ENTRY_SIZE,
-  AUTOMATON_RULES,
+  AUTOMATON_RULE_INDEX,
+  AUTOMATON_RULE_LIST,
   AUTOMATON_TERMINALS,
+  AUTOMATON_TERMINAL_BUCKET_SHIFT,
   AUTOMATON_WHEEL_SIZE,
+  DEEP_PIECE,
+  DEEP_SHALLOW_ANCESTOR,
+  DEEP_SUBTREE_END,
   HEADER_AUTOMATON,
+  HEADER_FLAGS,
+  HEADER_RULE_COUNT,
   HEADER_SIZE,
   MEMO_PIECE_BITS,
   MEMO_TAGS,
-  NO_MATCH,
   NODE_FAIL_SHIFT,
   NODE_LABEL_MASK,
   NODE_TAIL_END,
   NOT_DEEP,
+  NO_MATCH,
+  PIECE_DEEP_INDEX,
+  PIECE_LENGTH,
+  PIECE_PARENT,
   ROBOTS_TXT_IMPLICIT_ALLOW,
-  RULE_END_ANCHORED,
-  RULE_ENTRY_SIZE,
-  RULE_IN_AUTOMATON,
   RULESET_NORMALIZE_URL,
   RULESET_PATH_ENDS_AT_NUL,
   RULESET_ROBOTS_TXT_ALLOWED,
-  workAreaLayout,
-} from '../compile/bytecode.js';
+  RULE_ALLOW,
+  RULE_END_ANCHORED,
+  RULE_ENTRY_SIZE,
+  RULE_FLAGS,
+  RULE_IN_AUTOMATON,
+  RULE_PATTERN_LENGTH,
+  RULE_PATTERN_OFFSET,
+} from '../layout.js';
 import { percentNormalize } from '../compile/normalize.js';
 import { pathParamsQuery, withLeadingSlash } from './url-path.js';
 
@@ -72,8 +86,8 @@ export function executeBytecodeRuleByRule(block: Uint8Array, url: Uint8Array): n
 
 function decideLocatedPath(block: Uint8Array, located: Uint8Array, useAutomaton: boolean): number {
   const view = new DataView(block.buffer, block.byteOffset, block.byteLength);
-  const flags = view.getUint32(4, true);
-  const ruleCount = view.getUint32(8, true);
+  const flags = view.getUint32(HEADER_FLAGS, true);
+  const ruleCount = view.getUint32(HEADER_RULE_COUNT, true);
   let path = located;
   if (flags & RULESET_PATH_ENDS_AT_NUL) path = beforeFirstNul(path);
   if (flags & RULESET_NORMALIZE_URL) path = percentNormalize(path, true);
@@ -82,11 +96,11 @@ function decideLocatedPath(block: Uint8Array, located: Uint8Array, useAutomaton:
   const automaton = useAutomaton ? automatonOf(block, view) : undefined;
   for (let index = 0; index < ruleCount; index++) {
     const entry = HEADER_SIZE + index * RULE_ENTRY_SIZE;
-    const ruleFlags = view.getUint16(entry + 6, true);
+    const ruleFlags = view.getUint16(entry + RULE_FLAGS, true);
     // The automaton decides its rules below, all at once: the rule table decides the others.
     if (automaton !== undefined && (ruleFlags & RULE_IN_AUTOMATON) !== 0) continue;
-    const offset = view.getUint32(entry, true);
-    const length = view.getUint16(entry + 4, true);
+    const offset = view.getUint32(entry + RULE_PATTERN_OFFSET, true);
+    const length = view.getUint16(entry + RULE_PATTERN_LENGTH, true);
     if (matches(path, block.subarray(offset, offset + length), (ruleFlags & RULE_END_ANCHORED) !== 0)) {
       if (automaton === undefined) return index;
       const earlier = automaton.decide(path, index);
@@ -100,7 +114,7 @@ function decideLocatedPath(block: Uint8Array, located: Uint8Array, useAutomaton:
 export function isAllowRule(block: Uint8Array, index: number): boolean {
   if (index < 0) return true;
   const view = new DataView(block.buffer, block.byteOffset, block.byteLength);
-  return (view.getUint16(HEADER_SIZE + index * RULE_ENTRY_SIZE + 6, true) & 1) === 1;
+  return (view.getUint16(HEADER_SIZE + index * RULE_ENTRY_SIZE + RULE_FLAGS, true) & RULE_ALLOW) !== 0;
 }
 
 function beforeFirstNul(path: Uint8Array): Uint8Array {
@@ -252,18 +266,18 @@ class PieceScan {
     this.deepIndices = new Uint32Array(pieceCount);
     for (let piece = 0; piece < pieceCount; piece++) {
       const entry = field(AUTOMATON_PIECES) + piece * AUTOMATON_PIECE_ENTRY_SIZE;
-      this.parents[piece] = view.getUint32(entry, true);
-      this.lengths[piece] = view.getUint16(entry + 4, true);
-      this.deepIndices[piece] = view.getUint16(entry + 6, true);
+      this.parents[piece] = view.getUint32(entry + PIECE_PARENT, true);
+      this.lengths[piece] = view.getUint16(entry + PIECE_LENGTH, true);
+      this.deepIndices[piece] = view.getUint16(entry + PIECE_DEEP_INDEX, true);
     }
     this.deepPieces = new Uint32Array(deepCount);
     this.deepEnds = new Uint32Array(deepCount);
     this.deepTops = new Uint32Array(deepCount);
     for (let index = 0; index < deepCount; index++) {
       const entry = field(AUTOMATON_DEEP) + index * AUTOMATON_DEEP_ENTRY_SIZE;
-      this.deepPieces[index] = view.getUint32(entry, true);
-      this.deepEnds[index] = view.getUint32(entry + 4, true);
-      this.deepTops[index] = view.getUint32(entry + 8, true);
+      this.deepPieces[index] = view.getUint32(entry + DEEP_PIECE, true);
+      this.deepEnds[index] = view.getUint32(entry + DEEP_SUBTREE_END, true);
+      this.deepTops[index] = view.getUint32(entry + DEEP_SHALLOW_ANCESTOR, true);
     }
     const rules = field(AUTOMATON_RULES);
     this.ruleIndices = new Uint32Array(ruleCount);
@@ -273,14 +287,14 @@ class PieceScan {
     this.patternLengths = new Uint32Array(ruleCount);
     for (let rule = 0; rule <= ruleCount; rule++) {
       const entry = rules + rule * AUTOMATON_RULE_ENTRY_SIZE;
-      this.listStarts[rule] = view.getUint32(entry + 4, true);
+      this.listStarts[rule] = view.getUint32(entry + AUTOMATON_RULE_LIST, true);
       if (rule === ruleCount) break;
-      const ruleIndex = view.getUint32(entry, true);
+      const ruleIndex = view.getUint32(entry + AUTOMATON_RULE_INDEX, true);
       const tableEntry = HEADER_SIZE + ruleIndex * RULE_ENTRY_SIZE;
       this.ruleIndices[rule] = ruleIndex;
-      this.patternOffsets[rule] = view.getUint32(tableEntry, true);
-      this.patternLengths[rule] = view.getUint16(tableEntry + 4, true);
-      this.anchored[rule] = view.getUint16(tableEntry + 6, true) & RULE_END_ANCHORED ? 1 : 0;
+      this.patternOffsets[rule] = view.getUint32(tableEntry + RULE_PATTERN_OFFSET, true);
+      this.patternLengths[rule] = view.getUint16(tableEntry + RULE_PATTERN_LENGTH, true);
+      this.anchored[rule] = view.getUint16(tableEntry + RULE_FLAGS, true) & RULE_END_ANCHORED ? 1 : 0;
     }
     this.list = words(view, field(AUTOMATON_LIST), this.listStarts[ruleCount] as number);
     this.wheelMask = wheelSize - 1;
