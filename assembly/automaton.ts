@@ -80,6 +80,35 @@ let checkPath: usize = 0;
 let checkLength: usize = 0;
 
 /**
+ * Places the parts of the work area for an automaton of these counts (pieceCount set), after the memo: the
+ * layout that workAreaLayout() in src/compile/bytecode.ts computes and sizes AUTOMATON_WORK_BYTES by.
+ * Inlined into scanPieces, which runs it per check.
+ */
+// @ts-ignore: decorator
+@inline
+function layOutWorkArea(ruleCount: u32, wheelSize: u32, deepCount: u32): void {
+  ruleNext = workArea + (<usize>memoCapacity << 2);
+  rulePos = ruleNext + (<usize>ruleCount << 2);
+  pieceHead = rulePos + (<usize>ruleCount << 2);
+  wheel = pieceHead + (<usize>pieceCount << 2);
+  treeLeaves = 1;
+  while (treeLeaves < 2 * deepCount + 1) treeLeaves <<= 1;
+  treeSums = wheel + (<usize>wheelSize << 2);
+  treeSuffixes = treeSums + (<usize>treeLeaves << 3);
+}
+
+/**
+ * The bytes of the work area, past the memo, that scanPieces uses for an automaton of these counts: what
+ * test/layout.test.ts holds workAreaLayout() in src/compile/bytecode.ts to. No check is under way when the
+ * host asks, and the next one lays the area out again.
+ */
+export function workAreaBytes(ruleCount: u32, searchedPieces: u32, wheelSize: u32, deepCount: u32): u32 {
+  pieceCount = searchedPieces;
+  layOutWorkArea(ruleCount, wheelSize, deepCount);
+  return <u32>(treeSuffixes + (<usize>treeLeaves << 3) - ruleNext);
+}
+
+/**
  * The highest-priority automaton rule with a rule index below `limit` that matches the path, or -1. Every
  * rule whose p0 starts the path waits for its first searched piece; one pass over the path moves each rule
  * on at the leftmost occurrence of the piece it waits for.
@@ -103,15 +132,7 @@ export function scanPieces(ruleset: usize, automaton: usize, path: usize, length
   automatonRules = ruleset + load<u32>(automaton + AUTOMATON_RULES);
   pieceList = ruleset + load<u32>(automaton + AUTOMATON_LIST);
   wheelMask = wheelSize - 1;
-  // The work area's layout, as workAreaLayout() in src/compile/bytecode.ts computes it.
-  ruleNext = workArea + (<usize>memoCapacity << 2);
-  rulePos = ruleNext + (<usize>ruleCount << 2);
-  pieceHead = rulePos + (<usize>ruleCount << 2);
-  wheel = pieceHead + (<usize>pieceCount << 2);
-  treeLeaves = 1;
-  while (treeLeaves < 2 * deepCount + 1) treeLeaves <<= 1;
-  treeSums = wheel + (<usize>wheelSize << 2);
-  treeSuffixes = treeSums + (<usize>treeLeaves << 3);
+  layOutWorkArea(ruleCount, wheelSize, deepCount);
   checkRuleset = ruleset;
   checkPath = path;
   checkLength = length;

@@ -9,6 +9,6 @@ export * from './layout';
 export { heapBase } from './heap';
 export { decide, decidePath, isAllowed, isAllowedPath } from './matcher';
 export { decideMany, decideRanges } from './batch';
-export { setWorkArea } from './automaton';
+export { setWorkArea, workAreaBytes } from './automaton';
 export { lex, lexResumeAt, lexLineNumber, lexFinished } from './lexer';
 export { scanLines, rememberHost, forgetHosts } from './lines';

@@ -2,10 +2,12 @@
  * The layouts shared by the host and the WebAssembly module (DESIGN.md §3: one source, and a test that
  * compares both sides): the module exports its constants (assembly/layout.ts) as globals, and each must be
  * the one of src/layout.ts that the bytecode writer, the executor and the backends use; the backend checks
- * the same at load and refuses a module that differs.
+ * the same at load and refuses a module that differs. The work area is laid out by code on both sides (its
+ * parts' sizes depend on the automaton), so the module's size of it is compared with the writer's.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { workAreaLayout } from '../src/compile/bytecode.js';
 import * as layout from '../src/layout.js';
 import { WasmBackend } from '../src/engine/wasm-backend.js';
 import { checkLayout, LayoutMismatchError, layoutMismatches } from '../src/engine/wasm-layout.js';
@@ -55,5 +57,22 @@ describe('the layout the host and the WebAssembly module share', () => {
     expect(() => new WasmBackend(instance)).toThrow(LayoutMismatchError);
     expect(() => new WasmBackend(instance)).toThrow(`(BYTECODE_MAGIC is ${olderMagic}, expected ${layout.BYTECODE_MAGIC}): rebuild it`);
     expect(() => new WasmBackend(instantiate())).not.toThrow();
+  });
+
+  it('sizes the work area of an automaton as the bytecode writer does (AUTOMATON_WORK_BYTES is what the module uses)', () => {
+    const { exports } = instantiate();
+    const workAreaBytes = exports.workAreaBytes;
+    if (typeof workAreaBytes !== 'function') throw new TypeError('the matcher exports no workAreaBytes');
+    const counts = [0, 1, 2, 3, 7, 100, 4095, 65_534];
+    for (const ruleCount of counts) {
+      for (const pieceCount of counts) {
+        for (const deepCount of counts) {
+          for (const wheelSize of [1, 16, 1024]) {
+            const expected = workAreaLayout(ruleCount, pieceCount, wheelSize, deepCount).bytes;
+            expect(workAreaBytes(ruleCount, pieceCount, wheelSize, deepCount), `${ruleCount}, ${pieceCount}, ${wheelSize}, ${deepCount}`).toBe(expected);
+          }
+        }
+      }
+    }
   });
 });
