@@ -1,5 +1,5 @@
 /**
- * The WebAssembly matcher as a backend (assembly/index.ts, compiled to build/matcher.wasm).
+ * The WebAssembly matcher as a backend (assembly/index.ts and the modules it exports, compiled to build/matcher.wasm).
  *
  * One instance serves every ruleset: rulesets live in its linear memory (src/engine/linear-allocator.ts),
  * and URLs are written into one preallocated input region. A single check creates no JS object: its URL
