@@ -51,6 +51,12 @@ describe('the layout the host and the WebAssembly module share', () => {
     expect(() => checkLayout(drifted('RECORD_SIZE', 28))).toThrow(LayoutMismatchError);
   });
 
+  it('names the first few differences of a module that shares none of the layout, and counts the rest', () => {
+    const names = Object.keys(layout);
+    expect(layoutMismatches({})).toHaveLength(names.length);
+    expect(() => checkLayout({})).toThrow(`${names[4]} is not exported; and ${names.length - 5} more)`);
+  });
+
   it('is checked when the backend loads a module: a drifted one is refused with what differs and what to do', () => {
     const olderMagic = 0x32425452; // "RTB2"
     const instance = { exports: drifted('BYTECODE_MAGIC', olderMagic) } as WebAssembly.Instance;

@@ -57,7 +57,13 @@ export function isLineScannerExports(exports: WebAssembly.Exports): boolean {
   return ['scanLines', 'rememberHost', 'forgetHosts'].every((name) => typeof exports[name] === 'function');
 }
 
-/** What scan() stopped at (SCAN_*), the verdicts the caller counts and forces (VERDICT_*), and what decides an authority's URLs: VALUE_*, or a ruleset's address from addressOf. */
+/**
+ * What scan() stopped at: SCAN_DONE; SCAN_ASK_LINE, the caller decides the line at `position` and passes its
+ * verdict to force(); SCAN_ASK_HOST, the same, and remember() may teach the scanner the value of that line's
+ * authority (scheme, host, port). The verdicts the caller counts and forces (VERDICT_*). What decides an
+ * authority's URLs: VALUE_*, or a ruleset's address from addressOf. A line's URL is its `field`th field split
+ * at `delimiter`, or at runs of spaces (DELIMITER_SPACES).
+ */
 export {
   DELIMITER_SPACES,
   SCAN_ASK_HOST,

@@ -6,11 +6,16 @@
  */
 import * as layout from '../layout.js';
 
+/** Mismatches the message names; a module of another version may differ in every constant. */
+const NAMED_MISMATCHES = 5;
+
 /** Thrown when a WebAssembly matcher module was built for another layout than this host's. */
 export class LayoutMismatchError extends Error {
   constructor(readonly mismatches: readonly string[]) {
+    const more = mismatches.length - NAMED_MISMATCHES;
+    const named = mismatches.slice(0, NAMED_MISMATCHES).join('; ') + (more > 0 ? `; and ${more} more` : '');
     super(
-      `the WebAssembly matcher was built for another layout than this library (${mismatches.join('; ')}): ` +
+      `the WebAssembly matcher was built for another layout than this library (${named}): ` +
         'rebuild it from this version (npm run build:wasm), or load the matcher.wasm shipped with this package',
     );
     this.name = 'LayoutMismatchError';
