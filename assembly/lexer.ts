@@ -5,11 +5,13 @@
 // most of a real corpus is long lines that hold no record (HTML served as robots.txt, comments), and
 // scanning them byte by byte in JavaScript is what made parsing slow.
 //
-// Record layout (6 × u32, read by src/engine/wasm-lexer.ts):
-//   line, keyStart, keyEnd, valueStart, valueEnd, kind | CUT_FLAG
-// kind: 0 malformed (key spans the trimmed content), 1 user-agent, 2 allow, 3 disallow, 4 sitemap,
-//       5 other key, 6 blank line that was cut (only reported because of the flag).
+// Its records (RECORD_*, KIND_*, CUT_FLAG) are laid out in ./layout.ts and read by src/engine/wasm-lexer.ts.
 
+import {
+  CUT_FLAG, KIND_ALLOW, KIND_BLANK_CUT, KIND_DISALLOW, KIND_MALFORMED, KIND_OTHER, KIND_SITEMAP, KIND_USER_AGENT,
+  MAX_LINE_BYTES, RECORD_INFO, RECORD_KEY_END, RECORD_KEY_START, RECORD_LINE, RECORD_SIZE, RECORD_VALUE_END,
+  RECORD_VALUE_START,
+} from './layout';
 import { findByte } from './scan';
 
 const LF: u8 = 0x0a;
@@ -18,18 +20,6 @@ const HASH: u8 = 0x23;
 const COLON: u8 = 0x3a;
 const SPACE: u8 = 0x20;
 const TAB: u8 = 0x09;
-
-const MAX_LINE_BYTES: usize = 16663;
-const RECORD_SIZE: usize = 24;
-
-const KIND_MALFORMED: u32 = 0;
-const KIND_USER_AGENT: u32 = 1;
-const KIND_ALLOW: u32 = 2;
-const KIND_DISALLOW: u32 = 3;
-const KIND_SITEMAP: u32 = 4;
-const KIND_OTHER: u32 = 5;
-const KIND_BLANK_CUT: u32 = 6;
-const CUT_FLAG: u32 = 0x100;
 
 // Where the last lex() call stopped: the next line's start and the last line number used.
 let resumeAt: usize = 0;
@@ -117,12 +107,12 @@ function lexLine(body: usize, start: usize, end: usize, record: usize, lineNumbe
 }
 
 function writeRecord(record: usize, line: u32, keyStart: usize, keyEnd: usize, valueStart: usize, valueEnd: usize, info: u32): void {
-  store<u32>(record, line);
-  store<u32>(record, <u32>keyStart, 4);
-  store<u32>(record, <u32>keyEnd, 8);
-  store<u32>(record, <u32>valueStart, 12);
-  store<u32>(record, <u32>valueEnd, 16);
-  store<u32>(record, info, 20);
+  store<u32>(record, line, RECORD_LINE);
+  store<u32>(record, <u32>keyStart, RECORD_KEY_START);
+  store<u32>(record, <u32>keyEnd, RECORD_KEY_END);
+  store<u32>(record, <u32>valueStart, RECORD_VALUE_START);
+  store<u32>(record, <u32>valueEnd, RECORD_VALUE_END);
+  store<u32>(record, info, RECORD_INFO);
 }
 
 // Google's accepted spellings, checked in this order, each as a case-insensitive prefix of the key.

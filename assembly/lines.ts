@@ -3,8 +3,8 @@
 // It reads each line's URL (the whole line, or one field of it), finds its authority, looks that up in a
 // table of authorities the host has resolved, decides the URL with the matcher straight out of the batch,
 // counts the verdict, and copies the wanted lines to the output. Anything it does not know, it leaves to
-// the host (src/engine/line-scanner.ts, which names the same constants; src/cli/filter/decide.ts is the
-// reference for what a line means): it stops at that line and says why, and the host decides the line, hands
+// the host (src/engine/line-scanner.ts; the state block and the stops are laid out in ./layout.ts;
+// src/cli/filter/decide.ts is the reference for what a line means): it stops at that line and says why, and the host decides the line, hands
 // its verdict back (STATE_FORCED) and may remember its authority (rememberHost) before scanning on. So the
 // scanner holds no reading of a URL of its own beyond finding the authority; unusual lines (not http(s), a
 // space in the authority, not UTF-8, too long, no such field) are read by the host, once each.
@@ -12,67 +12,23 @@
 // Nothing here allocates: the host allocates the state block, the batch, the output, the scratch and the
 // authority table, and writes their addresses into the state block.
 
-import { isAllowed } from './index';
+import {
+  DELIMITER_SPACES, HOST_ENTRY_HASH, HOST_ENTRY_KEY, HOST_ENTRY_KEY_LENGTH, HOST_ENTRY_KEY_OFFSET, HOST_ENTRY_SIZE,
+  HOST_ENTRY_VALUE, HTTPS_KEY, NO_LINE, NO_VERDICT, SCAN_ASK_HOST, SCAN_ASK_LINE, SCAN_DONE, STATE_ALLOWED,
+  STATE_DELIMITER, STATE_DISALLOWED, STATE_EMIT, STATE_FIELD, STATE_FIRST_MALFORMED, STATE_FORCED, STATE_HOST_COUNT,
+  STATE_HOST_SLOTS, STATE_HOSTS, STATE_INPUT, STATE_KEYS, STATE_KEYS_CAPACITY, STATE_KEYS_USED, STATE_LENGTH,
+  STATE_LINE, STATE_MALFORMED, STATE_MAX_LINE, STATE_OUTPUT, STATE_OUTPUT_LENGTH, STATE_PATH_VALUE,
+  STATE_PENDING_END, STATE_PENDING_HASH, STATE_PENDING_HTTPS, STATE_PENDING_START, STATE_POSITION, STATE_SCRATCH,
+  STATE_STOP_END, VALUE_ALLOWED, VALUE_DISALLOWED, VALUE_MALFORMED, VERDICT_ALLOWED, VERDICT_DISALLOWED,
+  VERDICT_MALFORMED,
+} from './layout';
+import { isAllowed } from './matcher';
 import { findByte } from './scan';
 import { isUtf8 } from './utf8';
 
-// The state block: u32 words at the address given to scanLines. In: set by the host; in/out: carried from
-// one call to the next within a batch; out: written by the scanner.
-const STATE_INPUT: usize = 0; // in: the batch (read up to 15 bytes past its end)
-const STATE_LENGTH: usize = 4; // in: its length
-const STATE_POSITION: usize = 8; // in/out: where the next line starts
-const STATE_LINE: usize = 12; // in/out: that line's index in the batch
-const STATE_OUTPUT: usize = 16; // in: where the wanted lines go (length + 1 bytes)
-const STATE_OUTPUT_LENGTH: usize = 20; // in/out: bytes written there
-const STATE_EMIT: usize = 24; // in: which verdicts are written, 1 << verdict each
-const STATE_FIELD: usize = 28; // in: 0 for the whole line, else the URL's field (1-based)
-const STATE_DELIMITER: usize = 32; // in: the field separator byte, or DELIMITER_SPACES
-const STATE_PATH_VALUE: usize = 36; // in: the value (below) that decides a line that is a path; 0 asks
-const STATE_SCRATCH: usize = 40; // in: 3 × STATE_MAX_LINE + 1 bytes for the matcher to rewrite a path in
-const STATE_MAX_LINE: usize = 44; // in: lines longer than this are the host's
-const STATE_FORCED: usize = 48; // in: the verdict of the line at STATE_POSITION, or NO_VERDICT
-const STATE_ALLOWED: usize = 52; // in/out: lines counted allowed
-const STATE_DISALLOWED: usize = 56; // in/out: … disallowed
-const STATE_MALFORMED: usize = 60; // in/out: … malformed
-const STATE_FIRST_MALFORMED: usize = 64; // in/out: the first malformed line's index, or NO_LINE
-const STATE_STOP_END: usize = 68; // out: where the line the scanner stopped at ends (before CR LF)
-const STATE_HOSTS: usize = 72; // in: the authority table, HOST_SLOTS entries of HOST_ENTRY_SIZE bytes
-const STATE_HOST_SLOTS: usize = 76; // in: its slots, a power of two
-const STATE_HOST_COUNT: usize = 80; // in/out: authorities in it (at most half the slots)
-const STATE_KEYS: usize = 84; // in: the authorities' bytes, lower-cased
-const STATE_KEYS_CAPACITY: usize = 88; // in: bytes there
-const STATE_KEYS_USED: usize = 92; // in/out: bytes used
-const STATE_PENDING_HASH: usize = 96; // out: the unknown authority of a SCAN_ASK_HOST stop …
-const STATE_PENDING_START: usize = 100; // out: … its start in the batch (after any userinfo) …
-const STATE_PENDING_END: usize = 104; // out: … and end
-const STATE_PENDING_HTTPS: usize = 108; // out: … and whether its URL is https
-
-// What scanLines returns.
-const SCAN_DONE: u32 = 0; // every line of the batch is counted and written
-const SCAN_ASK_LINE: u32 = 1; // the host decides the line at STATE_POSITION
-const SCAN_ASK_HOST: u32 = 2; // the same, and its authority (STATE_PENDING_*) may be remembered
-
-// Verdicts (as src/cli/filter/decide.ts counts them).
-const VERDICT_DISALLOWED: u32 = 0;
-const VERDICT_ALLOWED: u32 = 1;
-const VERDICT_MALFORMED: u32 = 2;
-const NO_VERDICT: u32 = 0xffffffff;
 // decideLine's mark on a stop, to tell it from a verdict.
 const ASKS: u32 = 0x100;
-const NO_LINE: u32 = 0xffffffff;
-// What decides the URLs of an authority: one of these, or a compiled ruleset's address (never below 16).
-const VALUE_ALLOWED: u32 = 1;
-const VALUE_DISALLOWED: u32 = 2;
-const VALUE_MALFORMED: u32 = 3;
-
-const DELIMITER_SPACES: u32 = 0x100;
-// One authority entry, a cache line: u32 hash (0: empty), u32 key offset in STATE_KEYS, u32 key length |
-// HTTPS_KEY, u32 value, then the key itself when it has at most INLINE_KEY_BYTES (most do), so that a lookup
-// touches one line of memory; a longer key is in STATE_KEYS.
-const HOST_ENTRY_SIZE: usize = 64;
-const ENTRY_KEY: usize = 16;
-const INLINE_KEY_BYTES: usize = HOST_ENTRY_SIZE - ENTRY_KEY;
-const HTTPS_KEY: u32 = 0x80000000;
+const INLINE_KEY_BYTES: usize = HOST_ENTRY_SIZE - HOST_ENTRY_KEY;
 
 const LF: u8 = 0x0a;
 const CR: u8 = 0x0d;
@@ -272,11 +228,11 @@ function authorityValue(state: usize, input: usize, from: usize, end: usize, htt
   const keys = <usize>load<u32>(state + STATE_KEYS);
   for (let slot = <usize>hash & mask; ; slot = (slot + 1) & mask) {
     const entry = hosts + slot * HOST_ENTRY_SIZE;
-    const entryHash = load<u32>(entry);
+    const entryHash = load<u32>(entry, HOST_ENTRY_HASH);
     if (entryHash == 0) break;
-    const key = length <= INLINE_KEY_BYTES ? entry + ENTRY_KEY : keys + <usize>load<u32>(entry, 4);
-    if (entryHash == hash && load<u32>(entry, 8) == keyLength && sameKey(key, input + hostStart, length)) {
-      return load<u32>(entry, 12);
+    const key = length <= INLINE_KEY_BYTES ? entry + HOST_ENTRY_KEY : keys + <usize>load<u32>(entry, HOST_ENTRY_KEY_OFFSET);
+    if (entryHash == hash && load<u32>(entry, HOST_ENTRY_KEY_LENGTH) == keyLength && sameKey(key, input + hostStart, length)) {
+      return load<u32>(entry, HOST_ENTRY_VALUE);
     }
   }
   store<u32>(state + STATE_PENDING_HASH, hash);
@@ -304,15 +260,15 @@ export function rememberHost(state: usize, value: u32): bool {
   const hosts = <usize>load<u32>(state + STATE_HOSTS);
   const mask = <usize>slots - 1;
   let slot = <usize>hash & mask;
-  while (load<u32>(hosts + slot * HOST_ENTRY_SIZE) != 0) slot = (slot + 1) & mask;
+  while (load<u32>(hosts + slot * HOST_ENTRY_SIZE, HOST_ENTRY_HASH) != 0) slot = (slot + 1) & mask;
   const entry = hosts + slot * HOST_ENTRY_SIZE;
-  const key = stored == 0 ? entry + ENTRY_KEY : <usize>load<u32>(state + STATE_KEYS) + used;
+  const key = stored == 0 ? entry + HOST_ENTRY_KEY : <usize>load<u32>(state + STATE_KEYS) + used;
   const input = <usize>load<u32>(state + STATE_INPUT);
   for (let i: usize = 0; i < length; i += 16) v128.store(key + i, keyBlock(input + start + i, length - i));
-  store<u32>(entry, hash);
-  store<u32>(entry, <u32>used, 4);
-  store<u32>(entry, <u32>length | (https ? HTTPS_KEY : 0), 8);
-  store<u32>(entry, value, 12);
+  store<u32>(entry, hash, HOST_ENTRY_HASH);
+  store<u32>(entry, <u32>used, HOST_ENTRY_KEY_OFFSET);
+  store<u32>(entry, <u32>length | (https ? HTTPS_KEY : 0), HOST_ENTRY_KEY_LENGTH);
+  store<u32>(entry, value, HOST_ENTRY_VALUE);
   store<u32>(state + STATE_HOST_COUNT, count + 1);
   store<u32>(state + STATE_KEYS_USED, <u32>(used + stored));
   return true;

@@ -1,4 +1,5 @@
-// Byte search shared by the matcher (./index.ts), the lexer (./lexer.ts) and the line scanner (./lines.ts).
+// Byte search and comparison shared by the matcher, the wildcard matcher, the automaton, the lexer and the
+// line scanner.
 
 /**
  * The first `byte` in base[from..end), or `end`; 16 bytes at a time. Reads up to 15 bytes past `end`: a
@@ -13,4 +14,18 @@ export function findByte(base: usize, from: usize, end: usize, byte: u8): usize 
     if (mask != 0) return i + <usize>ctz(mask);
   }
   return end;
+}
+
+/** Whether a[0..length) and b[0..length) hold the same bytes; 8 at a time. */
+export function bytesEqual(a: usize, b: usize, length: usize): bool {
+  let i: usize = 0;
+  while (i + 8 <= length) {
+    if (load<u64>(a + i) != load<u64>(b + i)) return false;
+    i += 8;
+  }
+  while (i < length) {
+    if (load<u8>(a + i) != load<u8>(b + i)) return false;
+    i++;
+  }
+  return true;
 }

@@ -1,5 +1,5 @@
 /**
- * Differential tests: the WebAssembly matcher (assembly/index.ts behind src/engine/wasm-backend.ts) against
+ * Differential tests: the WebAssembly matcher (assembly/matcher.ts and assembly/automaton.ts behind src/engine/wasm-backend.ts) against
  * the TypeScript matcher (src/engine/matcher.ts), which share the bytecode (src/compile/bytecode.ts). DESIGN.md
  * §3 "The hot path" asks the wasm side to be fast (prefix dispatch, a batch entry, a preallocated input
  * region, freed rulesets giving their memory back); these tests pin that being fast never changes a verdict,

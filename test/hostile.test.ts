@@ -12,19 +12,13 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import {
-  automatonWorkNeeds,
-  BYTECODE_MAGIC,
-  BytecodeVersionError,
-  RULE_HAS_WILDCARD,
-  writeBytecode,
-  type BytecodeOptions,
-} from '../src/compile/bytecode.js';
+import { automatonWorkNeeds, BytecodeVersionError, writeBytecode, type BytecodeOptions } from '../src/compile/bytecode.js';
 import type { CompiledRules } from '../src/compile/rules.js';
 import { QUERY_URL, QUERY_VERDICT_ONLY, type LoadedRuleset } from '../src/engine/backend.js';
 import { decide, decideRuleByRule, verdictOf } from '../src/engine/matcher.js';
 import { typescriptBackend } from '../src/engine/typescript-backend.js';
 import { createWasmBackend } from '../src/engine/wasm-backend.js';
+import { BYTECODE_MAGIC, RULE_HAS_WILDCARD } from '../src/layout.js';
 import { profileNamed } from '../src/profile.js';
 import { parseRobotsTxt, setMatcher, type RobotsTxt } from '../src/platform/inline.js';
 import { compileRuleLines, patternList, patternsOf } from './support/pattern-list.js';

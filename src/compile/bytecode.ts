@@ -1,6 +1,8 @@
 /**
  * The bytecode: one agent's rules, compiled into one position-independent block of bytes that both
- * matchers read (assembly/index.ts in WebAssembly, src/engine/matcher.ts in TypeScript).
+ * matchers read (assembly/matcher.ts in WebAssembly, src/engine/matcher.ts in TypeScript). The offsets,
+ * sizes and flags below are named in src/layout.ts, which the WebAssembly module's own (assembly/layout.ts)
+ * is checked against.
  *
  * Layout (little-endian; offsets are bytes from the start of the block; tables are 4-byte aligned):
  *
@@ -132,52 +134,64 @@
 import { buildPieceAutomaton, type AutomatonMode, type PieceAutomaton, type StoredRules } from './piece-automaton.js';
 import { prefixIndex, PREFIX_INDEX_WORDS } from './prefix-index.js';
 import { Scratch } from './scratch.js';
-
-export const BYTECODE_MAGIC = 0x33425452;
-export const HEADER_SIZE = 36;
-export const HEADER_AUTOMATON = 32;
-export const RULE_ENTRY_SIZE = 8;
-export const PREFIX_ENTRY_SIZE = 12;
-
-export const RULESET_NORMALIZE_URL = 1;
-export const RULESET_ROBOTS_TXT_ALLOWED = 2;
-export const RULESET_PATH_ENDS_AT_NUL = 4;
-
-export const RULE_ALLOW = 1;
-export const RULE_END_ANCHORED = 2;
-export const RULE_HAS_WILDCARD = 4;
-export const RULE_IN_AUTOMATON = 8;
-
-// The piece automaton's header: offsets from its start.
-export const AUTOMATON_NODE_COUNT = 0;
-export const AUTOMATON_PIECE_COUNT = 4;
-export const AUTOMATON_EDGE_COUNT = 8;
-export const AUTOMATON_RULE_COUNT = 12;
-export const AUTOMATON_WHEEL_SIZE = 16;
-export const AUTOMATON_WORK_BYTES = 20;
-export const AUTOMATON_DEEP_COUNT = 24;
-export const AUTOMATON_NODES = 28;
-export const AUTOMATON_ROOT = 32;
-export const AUTOMATON_EDGES = 36;
-export const AUTOMATON_TERMINALS = 40;
-export const AUTOMATON_PIECES = 44;
-export const AUTOMATON_DEEP = 48;
-export const AUTOMATON_RULES = 52;
-export const AUTOMATON_LIST = 56;
-export const AUTOMATON_EDGE_BUCKET_SHIFT = 60;
-export const AUTOMATON_TERMINAL_BUCKET_SHIFT = 64;
-export const AUTOMATON_HEADER_SIZE = 68;
-export const AUTOMATON_PIECE_ENTRY_SIZE = 8;
-export const AUTOMATON_DEEP_ENTRY_SIZE = 12;
-export const AUTOMATON_RULE_ENTRY_SIZE = 8;
-export { DEEP_PIECE_DEPTH, NODE_FAIL_SHIFT, NODE_LABEL_MASK, NODE_TAIL_END, NOT_DEEP } from './piece-automaton.js';
-/** Memo words: the piece (+1) in the low MEMO_PIECE_BITS bits, the check's tag (1 … MEMO_TAGS - 1) above. */
-export const MEMO_PIECE_BITS = 22;
-export const MEMO_TAGS = 1024;
-
-/** What a matcher returns besides a rule index. */
-export const NO_MATCH = -1;
-export const ROBOTS_TXT_IMPLICIT_ALLOW = -2;
+import {
+  AUTOMATON_DEEP,
+  AUTOMATON_DEEP_COUNT,
+  AUTOMATON_DEEP_ENTRY_SIZE,
+  AUTOMATON_EDGE_BUCKET_SHIFT,
+  AUTOMATON_EDGE_COUNT,
+  AUTOMATON_EDGES,
+  AUTOMATON_HEADER_SIZE,
+  AUTOMATON_LIST,
+  AUTOMATON_NODE_COUNT,
+  AUTOMATON_NODES,
+  AUTOMATON_PIECE_COUNT,
+  AUTOMATON_PIECE_ENTRY_SIZE,
+  AUTOMATON_PIECES,
+  AUTOMATON_ROOT,
+  AUTOMATON_RULE_COUNT,
+  AUTOMATON_RULE_ENTRY_SIZE,
+  AUTOMATON_RULE_INDEX,
+  AUTOMATON_RULE_LIST,
+  AUTOMATON_RULES,
+  AUTOMATON_TERMINAL_BUCKET_SHIFT,
+  AUTOMATON_TERMINALS,
+  AUTOMATON_WHEEL_SIZE,
+  AUTOMATON_WORK_BYTES,
+  BYTECODE_MAGIC,
+  DEEP_PIECE,
+  DEEP_SHALLOW_ANCESTOR,
+  DEEP_SUBTREE_END,
+  HEADER_AUTOMATON,
+  HEADER_BYTE_LENGTH,
+  HEADER_FLAGS,
+  HEADER_MAGIC,
+  HEADER_PATTERN_LIST,
+  HEADER_PATTERN_RULE_COUNT,
+  HEADER_PREFIX_COUNT,
+  HEADER_PREFIX_INDEX,
+  HEADER_RULE_COUNT,
+  HEADER_SIZE,
+  PATTERN_LIST_ENTRY_SIZE,
+  PIECE_DEEP_INDEX,
+  PIECE_LENGTH,
+  PIECE_PARENT,
+  PREFIX_BEST_INDEX,
+  PREFIX_ENTRY_SIZE,
+  PREFIX_PARENT,
+  PREFIX_RULE_INDEX,
+  RULE_ALLOW,
+  RULE_END_ANCHORED,
+  RULE_ENTRY_SIZE,
+  RULE_FLAGS,
+  RULE_HAS_WILDCARD,
+  RULE_IN_AUTOMATON,
+  RULE_PATTERN_LENGTH,
+  RULE_PATTERN_OFFSET,
+  RULESET_NORMALIZE_URL,
+  RULESET_PATH_ENDS_AT_NUL,
+  RULESET_ROBOTS_TXT_ALLOWED,
+} from '../layout.js';
 
 const STAR = 0x2a;
 const DOLLAR = 0x24;
@@ -221,7 +235,7 @@ export interface WorkAreaLayout {
   readonly bytes: number;
 }
 
-/** The work area's layout for an automaton of these counts (assembly/index.ts computes the same). */
+/** The work area's layout for an automaton of these counts (scanPieces in assembly/automaton.ts computes the same). */
 export function workAreaLayout(ruleCount: number, pieceCount: number, wheelSize: number, deepCount: number): WorkAreaLayout {
   let treeLeaves = 1;
   while (treeLeaves < 2 * deepCount + 1) treeLeaves *= 2;
@@ -244,8 +258,8 @@ export class BytecodeVersionError extends Error {
 
 /** Checks the magic and length of a block before a matcher loads it. */
 export function checkBytecode(block: Uint8Array): void {
-  const magic = block.byteLength >= HEADER_SIZE ? headerWord(block, 0) : 0;
-  if (magic !== BYTECODE_MAGIC || headerWord(block, 12) !== block.byteLength) throw new BytecodeVersionError(magic);
+  const magic = block.byteLength >= HEADER_SIZE ? headerWord(block, HEADER_MAGIC) : 0;
+  if (magic !== BYTECODE_MAGIC || headerWord(block, HEADER_BYTE_LENGTH) !== block.byteLength) throw new BytecodeVersionError(magic);
 }
 
 /**
@@ -360,27 +374,27 @@ function writeAutomaton(view: DataView, base: number, automaton: PieceAutomaton)
   writeBuckets(view, terminalBuckets, automaton.terminalNodes, 0, nodeCount, terminalShift);
   for (let piece = 0; piece < pieceCount; piece++) {
     const entry = pieces + piece * AUTOMATON_PIECE_ENTRY_SIZE;
-    view.setUint32(entry, (automaton.pieceParents[piece] as number) + 1, true);
-    view.setUint16(entry + 4, automaton.pieceLengths[piece] as number, true);
-    view.setUint16(entry + 6, automaton.pieceDeepIndices[piece] as number, true);
+    view.setUint32(entry + PIECE_PARENT, (automaton.pieceParents[piece] as number) + 1, true);
+    view.setUint16(entry + PIECE_LENGTH, automaton.pieceLengths[piece] as number, true);
+    view.setUint16(entry + PIECE_DEEP_INDEX, automaton.pieceDeepIndices[piece] as number, true);
   }
   for (let index = 0; index < deepCount; index++) {
     const entry = deep + index * AUTOMATON_DEEP_ENTRY_SIZE;
-    view.setUint32(entry, automaton.deepPieces[index] as number, true);
-    view.setUint32(entry + 4, automaton.deepEnds[index] as number, true);
-    view.setUint32(entry + 8, (automaton.deepTops[index] as number) + 1, true);
+    view.setUint32(entry + DEEP_PIECE, automaton.deepPieces[index] as number, true);
+    view.setUint32(entry + DEEP_SUBTREE_END, automaton.deepEnds[index] as number, true);
+    view.setUint32(entry + DEEP_SHALLOW_ANCESTOR, (automaton.deepTops[index] as number) + 1, true);
   }
   let listAt = 0;
   automaton.rules.forEach((rule, i) => {
     const entry = rules + i * AUTOMATON_RULE_ENTRY_SIZE;
-    view.setUint32(entry, rule.ruleIndex, true);
-    view.setUint32(entry + 4, listAt, true);
+    view.setUint32(entry + AUTOMATON_RULE_INDEX, rule.ruleIndex, true);
+    view.setUint32(entry + AUTOMATON_RULE_LIST, listAt, true);
     for (const piece of rule.pieces) view.setUint32(list + 4 * listAt++, piece, true);
   });
   // The closing entry: no rule, only where the last rule's list ends.
   const closing = rules + automaton.rules.length * AUTOMATON_RULE_ENTRY_SIZE;
-  view.setUint32(closing, 0xffffffff, true);
-  view.setUint32(closing + 4, listAt, true);
+  view.setUint32(closing + AUTOMATON_RULE_INDEX, 0xffffffff, true);
+  view.setUint32(closing + AUTOMATON_RULE_LIST, listAt, true);
 }
 
 /** Writes rules (in priority order) into a bytecode block. */
@@ -396,37 +410,37 @@ export function writeBytecode(rules: PatternList, options: BytecodeOptions): Uin
   const prefixes = prefixIndex(stored.bytes, stored.starts, stored.lengths, plain, plainCount);
   const prefixIndexOffset = HEADER_SIZE + ruleCount * RULE_ENTRY_SIZE;
   const patternListOffset = prefixIndexOffset + prefixes.count * PREFIX_ENTRY_SIZE;
-  const automatonOffset = patternListOffset + patternRuleCount * 4;
+  const automatonOffset = patternListOffset + patternRuleCount * PATTERN_LIST_ENTRY_SIZE;
   const patternsOffset = automatonOffset + (automaton === undefined ? 0 : automatonByteLength(automaton));
   const byteLength = patternsOffset + stored.byteLength;
   const block = new Uint8Array(byteLength);
   const view = new DataView(block.buffer);
-  view.setUint32(0, BYTECODE_MAGIC, true);
-  view.setUint32(4, rulesetFlags(options), true);
-  view.setUint32(8, ruleCount, true);
-  view.setUint32(12, byteLength, true);
-  view.setUint32(16, prefixes.count, true);
-  view.setUint32(20, prefixIndexOffset, true);
-  view.setUint32(24, patternRuleCount, true);
-  view.setUint32(28, patternListOffset, true);
+  view.setUint32(HEADER_MAGIC, BYTECODE_MAGIC, true);
+  view.setUint32(HEADER_FLAGS, rulesetFlags(options), true);
+  view.setUint32(HEADER_RULE_COUNT, ruleCount, true);
+  view.setUint32(HEADER_BYTE_LENGTH, byteLength, true);
+  view.setUint32(HEADER_PREFIX_COUNT, prefixes.count, true);
+  view.setUint32(HEADER_PREFIX_INDEX, prefixIndexOffset, true);
+  view.setUint32(HEADER_PATTERN_RULE_COUNT, patternRuleCount, true);
+  view.setUint32(HEADER_PATTERN_LIST, patternListOffset, true);
   view.setUint32(HEADER_AUTOMATON, automaton === undefined ? 0 : automatonOffset, true);
   let patternRule = patternListOffset;
   for (let index = 0; index < ruleCount; index++) {
     const entry = HEADER_SIZE + index * RULE_ENTRY_SIZE;
     const ruleFlags = flags[index] as number;
-    view.setUint32(entry, patternsOffset + (stored.starts[index] as number), true);
-    view.setUint16(entry + 4, stored.lengths[index] as number, true);
-    view.setUint16(entry + 6, ruleFlags, true);
+    view.setUint32(entry + RULE_PATTERN_OFFSET, patternsOffset + (stored.starts[index] as number), true);
+    view.setUint16(entry + RULE_PATTERN_LENGTH, stored.lengths[index] as number, true);
+    view.setUint16(entry + RULE_FLAGS, ruleFlags, true);
     if ((ruleFlags & PATTERN_FLAGS) === 0) continue;
     view.setUint32(patternRule, index, true);
-    patternRule += 4;
+    patternRule += PATTERN_LIST_ENTRY_SIZE;
   }
   const { entries } = prefixes;
   for (let i = 0; i < prefixes.count; i++) {
     const entry = prefixIndexOffset + i * PREFIX_ENTRY_SIZE;
-    view.setUint32(entry, entries[PREFIX_INDEX_WORDS * i] as number, true);
-    view.setInt32(entry + 4, entries[PREFIX_INDEX_WORDS * i + 1] as number, true);
-    view.setUint32(entry + 8, entries[PREFIX_INDEX_WORDS * i + 2] as number, true);
+    view.setUint32(entry + PREFIX_RULE_INDEX, entries[PREFIX_INDEX_WORDS * i] as number, true);
+    view.setInt32(entry + PREFIX_PARENT, entries[PREFIX_INDEX_WORDS * i + 1] as number, true);
+    view.setUint32(entry + PREFIX_BEST_INDEX, entries[PREFIX_INDEX_WORDS * i + 2] as number, true);
   }
   if (automaton !== undefined) writeAutomaton(view, automatonOffset, automaton);
   block.set(stored.bytes.subarray(0, stored.byteLength), patternsOffset);

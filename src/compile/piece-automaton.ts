@@ -4,6 +4,7 @@
  * automaton"). This module builds its content, an Aho–Corasick automaton over the distinct searched pieces
  * and the tree of pieces that are suffixes of one another; the bytecode writer lays it out.
  */
+import { MEMO_PIECE_BITS, NODE_FAIL_SHIFT, NODE_TAIL_END, NOT_DEEP } from '../layout.js';
 import { ByteStringNumbers } from './byte-strings.js';
 
 const STAR = 0x2a;
@@ -62,14 +63,10 @@ export interface PieceAutomaton {
   readonly wheelSize: number;
 }
 
-/** Bits of a node word (mirrored in assembly/index.ts as the bytecode documents them). */
-export const NODE_LABEL_MASK = 0xff;
-export const NODE_TAIL_END = 0x100;
-export const NODE_FAIL_SHIFT = 9;
-/** Failure links have 23 bits: a larger automaton is not built (its rules are tried one by one). */
-export const MAX_AUTOMATON_NODES = 1 << 23;
-/** The memo keeps a piece + 1 in 22 bits (bytecode.ts, "Work area"). */
-const MAX_AUTOMATON_PIECES = (1 << 22) - 2;
+/** Failure links have the bits of a node word above NODE_FAIL_SHIFT: a larger automaton is not built (its rules are tried one by one). */
+export const MAX_AUTOMATON_NODES = 2 ** (32 - NODE_FAIL_SHIFT);
+/** The memo keeps a piece + 1 in MEMO_PIECE_BITS bits (bytecode.ts, "Work area"). */
+const MAX_AUTOMATON_PIECES = 2 ** MEMO_PIECE_BITS - 2;
 /**
  * A piece with this many pieces among its proper suffixes is "deep". Pieces that end at a path position
  * are one piece and its ancestors in the piece tree; the ancestors nobody waits for are walked past one
@@ -78,8 +75,6 @@ const MAX_AUTOMATON_PIECES = (1 << 22) - 2;
  * and few rules can wait for them: keeping the tree for them alone keeps its updates rare.
  */
 export const DEEP_PIECE_DEPTH = 32;
-/** The deep index of a piece that is not deep (deep indices are u16: more deep pieces, no automaton). */
-export const NOT_DEEP = 0xffff;
 
 /**
  * What trying the searched pieces rule by rule may cost per path byte before the automaton is built: a

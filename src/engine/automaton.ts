@@ -1,43 +1,56 @@
 /**
  * The piece automaton (src/compile/bytecode.ts, "The piece automaton" and "Work area") in TypeScript: a
- * line-for-line port of its WebAssembly twin (assembly/index.ts, scanPieces and what it calls), so that a
+ * line-for-line port of its WebAssembly twin (assembly/automaton.ts, scanPieces and what it calls), so that a
  * hostile file costs the TypeScript matcher (src/engine/matcher.ts) no more than linear time either. Being a
  * port, it shares its algorithm with the WebAssembly matcher: the differential tests hold both to the rule
  * table read rule by rule (decideRuleByRule) and to a regular-expression oracle, which share nothing with it.
  */
+import { workAreaLayout } from '../compile/bytecode.js';
 import {
   AUTOMATON_DEEP,
   AUTOMATON_DEEP_COUNT,
   AUTOMATON_DEEP_ENTRY_SIZE,
-  AUTOMATON_EDGE_BUCKET_SHIFT,
-  AUTOMATON_TERMINAL_BUCKET_SHIFT,
-  AUTOMATON_EDGE_COUNT,
   AUTOMATON_EDGES,
+  AUTOMATON_EDGE_BUCKET_SHIFT,
+  AUTOMATON_EDGE_COUNT,
   AUTOMATON_LIST,
-  AUTOMATON_NODE_COUNT,
   AUTOMATON_NODES,
+  AUTOMATON_NODE_COUNT,
+  AUTOMATON_PIECES,
   AUTOMATON_PIECE_COUNT,
   AUTOMATON_PIECE_ENTRY_SIZE,
-  AUTOMATON_PIECES,
   AUTOMATON_ROOT,
+  AUTOMATON_RULES,
   AUTOMATON_RULE_COUNT,
   AUTOMATON_RULE_ENTRY_SIZE,
-  AUTOMATON_RULES,
+  AUTOMATON_RULE_INDEX,
+  AUTOMATON_RULE_LIST,
   AUTOMATON_TERMINALS,
+  AUTOMATON_TERMINAL_BUCKET_SHIFT,
   AUTOMATON_WHEEL_SIZE,
+  DEEP_PIECE,
+  DEEP_SHALLOW_ANCESTOR,
+  DEEP_SUBTREE_END,
   HEADER_AUTOMATON,
+  HEADER_FLAGS,
+  HEADER_RULE_COUNT,
   HEADER_SIZE,
   MEMO_PIECE_BITS,
   MEMO_TAGS,
-  NO_MATCH,
   NODE_FAIL_SHIFT,
   NODE_LABEL_MASK,
   NODE_TAIL_END,
   NOT_DEEP,
+  NO_MATCH,
+  PIECE_DEEP_INDEX,
+  PIECE_LENGTH,
+  PIECE_PARENT,
   RULE_END_ANCHORED,
   RULE_ENTRY_SIZE,
-  workAreaLayout,
-} from '../compile/bytecode.js';
+  RULE_FLAGS,
+  RULE_PATTERN_LENGTH,
+  RULE_PATTERN_OFFSET,
+} from '../layout.js';
 
 const STAR = 0x2a;
 
@@ -127,18 +140,18 @@ export class PieceScan {
     this.deepIndices = new Uint32Array(pieceCount);
     for (let piece = 0; piece < pieceCount; piece++) {
       const entry = field(AUTOMATON_PIECES) + piece * AUTOMATON_PIECE_ENTRY_SIZE;
-      this.parents[piece] = view.getUint32(entry, true);
-      this.lengths[piece] = view.getUint16(entry + 4, true);
-      this.deepIndices[piece] = view.getUint16(entry + 6, true);
+      this.parents[piece] = view.getUint32(entry + PIECE_PARENT, true);
+      this.lengths[piece] = view.getUint16(entry + PIECE_LENGTH, true);
+      this.deepIndices[piece] = view.getUint16(entry + PIECE_DEEP_INDEX, true);
     }
     this.deepPieces = new Uint32Array(deepCount);
     this.deepEnds = new Uint32Array(deepCount);
     this.deepTops = new Uint32Array(deepCount);
     for (let index = 0; index < deepCount; index++) {
       const entry = field(AUTOMATON_DEEP) + index * AUTOMATON_DEEP_ENTRY_SIZE;
-      this.deepPieces[index] = view.getUint32(entry, true);
-      this.deepEnds[index] = view.getUint32(entry + 4, true);
-      this.deepTops[index] = view.getUint32(entry + 8, true);
+      this.deepPieces[index] = view.getUint32(entry + DEEP_PIECE, true);
+      this.deepEnds[index] = view.getUint32(entry + DEEP_SUBTREE_END, true);
+      this.deepTops[index] = view.getUint32(entry + DEEP_SHALLOW_ANCESTOR, true);
     }
     const rules = field(AUTOMATON_RULES);
     this.ruleIndices = new Uint32Array(ruleCount);
@@ -148,14 +161,14 @@ export class PieceScan {
     this.patternLengths = new Uint32Array(ruleCount);
     for (let rule = 0; rule <= ruleCount; rule++) {
       const entry = rules + rule * AUTOMATON_RULE_ENTRY_SIZE;
-      this.listStarts[rule] = view.getUint32(entry + 4, true);
+      this.listStarts[rule] = view.getUint32(entry + AUTOMATON_RULE_LIST, true);
       if (rule === ruleCount) break;
-      const ruleIndex = view.getUint32(entry, true);
+      const ruleIndex = view.getUint32(entry + AUTOMATON_RULE_INDEX, true);
       const tableEntry = HEADER_SIZE + ruleIndex * RULE_ENTRY_SIZE;
       this.ruleIndices[rule] = ruleIndex;
-      this.patternOffsets[rule] = view.getUint32(tableEntry, true);
-      this.patternLengths[rule] = view.getUint16(tableEntry + 4, true);
-      this.anchored[rule] = view.getUint16(tableEntry + 6, true) & RULE_END_ANCHORED ? 1 : 0;
+      this.patternOffsets[rule] = view.getUint32(tableEntry + RULE_PATTERN_OFFSET, true);
+      this.patternLengths[rule] = view.getUint16(tableEntry + RULE_PATTERN_LENGTH, true);
+      this.anchored[rule] = view.getUint16(tableEntry + RULE_FLAGS, true) & RULE_END_ANCHORED ? 1 : 0;
     }
     this.list = words(view, field(AUTOMATON_LIST), this.listStarts[ruleCount] as number);
     this.wheelMask = wheelSize - 1;

@@ -3,13 +3,48 @@
  * into linear memory once, and the scanner reads, decides, counts and writes the lines whose hosts it knows
  * in one crossing; at a line it does not know it stops, and the caller decides that line (and may teach the
  * scanner its host) before scanning on. The state block's layout and the stops are defined in
- * assembly/lines.ts; the constants below name the same words.
+ * src/layout.ts (assembly/layout.ts in the module, checked against it at load).
  *
  * The authority table holds compiled rulesets' addresses in linear memory, which move when the backend
  * evicts a ruleset to stay within its budget: `evictions` counts those, and a caller that sees it change
  * must forget() the table before scanning on.
  */
 import type { LoadedRuleset } from './backend.js';
+import {
+  HOST_ENTRY_SIZE,
+  NO_LINE,
+  NO_VERDICT,
+  SCAN_ASK_HOST,
+  SCAN_ASK_LINE,
+  SCAN_DONE,
+  STATE_ALLOWED,
+  STATE_DELIMITER,
+  STATE_DISALLOWED,
+  STATE_EMIT,
+  STATE_FIELD,
+  STATE_FIRST_MALFORMED,
+  STATE_FORCED,
+  STATE_HOST_SLOTS,
+  STATE_HOSTS,
+  STATE_INPUT,
+  STATE_KEYS,
+  STATE_KEYS_CAPACITY,
+  STATE_LENGTH,
+  STATE_LINE,
+  STATE_MALFORMED,
+  STATE_MAX_LINE,
+  STATE_OUTPUT,
+  STATE_OUTPUT_LENGTH,
+  STATE_PATH_VALUE,
+  STATE_POSITION,
+  STATE_SCRATCH,
+  STATE_SIZE,
+  STATE_STOP_END,
+  VECTOR_SLACK,
+  VERDICT_ALLOWED,
+  VERDICT_DISALLOWED,
+  VERDICT_MALFORMED,
+} from '../layout.js';
 import type { LinearAllocator } from './linear-allocator.js';
 
 export interface LineScannerExports {
@@ -22,61 +57,30 @@ export function isLineScannerExports(exports: WebAssembly.Exports): boolean {
   return ['scanLines', 'rememberHost', 'forgetHosts'].every((name) => typeof exports[name] === 'function');
 }
 
-// The state block, in u32 words (assembly/lines.ts: STATE_*, there in bytes).
-const STATE_INPUT = 0;
-const STATE_LENGTH = 1;
-const STATE_POSITION = 2;
-const STATE_LINE = 3;
-const STATE_OUTPUT = 4;
-const STATE_OUTPUT_LENGTH = 5;
-const STATE_EMIT = 6;
-const STATE_FIELD = 7;
-const STATE_DELIMITER = 8;
-const STATE_PATH_VALUE = 9;
-const STATE_SCRATCH = 10;
-const STATE_MAX_LINE = 11;
-const STATE_FORCED = 12;
-const STATE_ALLOWED = 13;
-const STATE_DISALLOWED = 14;
-const STATE_MALFORMED = 15;
-const STATE_FIRST_MALFORMED = 16;
-const STATE_STOP_END = 17;
-const STATE_HOSTS = 18;
-const STATE_HOST_SLOTS = 19;
-const STATE_HOST_COUNT = 20;
-const STATE_KEYS = 21;
-const STATE_KEYS_CAPACITY = 22;
-const STATE_KEYS_USED = 23;
-const STATE_WORDS = 28;
-
-/** What scan() stopped at (assembly/lines.ts: SCAN_*). */
-export const SCAN_DONE = 0;
-/** The caller decides the line at `position` and passes its verdict to force(). */
-export const SCAN_ASK_LINE = 1;
-/** The same, and remember() may teach the scanner the value of that line's authority (scheme, host, port). */
-export const SCAN_ASK_HOST = 2;
+/**
+ * What scan() stopped at: SCAN_DONE; SCAN_ASK_LINE, the caller decides the line at `position` and passes its
+ * verdict to force(); SCAN_ASK_HOST, the same, and remember() may teach the scanner the value of that line's
+ * authority (scheme, host, port). The verdicts the caller counts and forces (VERDICT_*). What decides an
+ * authority's URLs: VALUE_*, or a ruleset's address from addressOf. A line's URL is its `field`th field split
+ * at `delimiter`, or at runs of spaces (DELIMITER_SPACES).
+ */
+export {
+  DELIMITER_SPACES,
+  SCAN_ASK_HOST,
+  SCAN_ASK_LINE,
+  SCAN_DONE,
+  VALUE_ALLOWED,
+  VALUE_DISALLOWED,
+  VALUE_MALFORMED,
+  VERDICT_ALLOWED,
+  VERDICT_DISALLOWED,
+  VERDICT_MALFORMED,
+} from '../layout.js';
 export type ScanStop = typeof SCAN_DONE | typeof SCAN_ASK_LINE | typeof SCAN_ASK_HOST;
-
-/** Verdicts, as the caller counts and forces them (assembly/lines.ts: VERDICT_*). */
-export const VERDICT_DISALLOWED = 0;
-export const VERDICT_ALLOWED = 1;
-export const VERDICT_MALFORMED = 2;
 export type LineVerdict = typeof VERDICT_DISALLOWED | typeof VERDICT_ALLOWED | typeof VERDICT_MALFORMED;
-const NO_VERDICT = 0xffffffff;
-const NO_LINE = 0xffffffff;
-
-/** What decides an authority's URLs: one of these, or a ruleset's address from addressOf (assembly/lines.ts: VALUE_*). */
-export const VALUE_ALLOWED = 1;
-export const VALUE_DISALLOWED = 2;
-export const VALUE_MALFORMED = 3;
-/** A line's URL is its `field`th field split at runs of spaces (DELIMITER_SPACES). */
-export const DELIMITER_SPACES = 0x100;
 
 const HOST_SLOTS = 4096;
-const HOST_ENTRY_BYTES = 64;
 const KEY_BYTES = 64 * 1024;
-/** Bytes past the batch that the scanner's 16-byte scans may read. */
-const VECTOR_SLACK = 16;
 
 export interface LineScanOptions {
   /** 0: the URL is the whole line; else its field (1-based), split at `delimiter` (a byte, or DELIMITER_SPACES). */
@@ -115,10 +119,10 @@ export class LineScanner {
     /** A ruleset's address in linear memory (made resident), or 0 when it is another backend's. */
     private readonly address: (ruleset: LoadedRuleset) => number,
   ) {
-    this.state = allocator.allocate(STATE_WORDS * 4, 'the line scanner state');
+    this.state = allocator.allocate(STATE_SIZE, 'the line scanner state');
     // Entries aligned to their size: each is one cache line.
-    const hosts = allocator.allocate(HOST_SLOTS * HOST_ENTRY_BYTES + HOST_ENTRY_BYTES, 'the line scanner host table');
-    this.hosts = Math.ceil(hosts / HOST_ENTRY_BYTES) * HOST_ENTRY_BYTES;
+    const hosts = allocator.allocate(HOST_SLOTS * HOST_ENTRY_SIZE + HOST_ENTRY_SIZE, 'the line scanner host table');
+    this.hosts = Math.ceil(hosts / HOST_ENTRY_SIZE) * HOST_ENTRY_SIZE;
     this.keys = allocator.allocate(KEY_BYTES, 'the line scanner host names');
     this.regionBlock = new GrowingBlock(allocator, 'a batch of lines to filter');
     this.scratchBlock = new GrowingBlock(allocator, 'the line scanner scratch');
@@ -145,23 +149,21 @@ export class LineScanner {
   begin(batch: Uint8Array, options: LineScanOptions): void {
     this.reserve(batch.length, options.maxLineBytes);
     this.bytes().set(batch, this.region);
-    const words = this.words();
-    const state = this.state >>> 2;
-    words.fill(0, state, state + STATE_WORDS);
-    words[state + STATE_INPUT] = this.region;
-    words[state + STATE_LENGTH] = batch.length;
-    words[state + STATE_OUTPUT] = this.outputAddress(batch.length);
-    words[state + STATE_EMIT] = options.emit;
-    words[state + STATE_FIELD] = options.field;
-    words[state + STATE_DELIMITER] = options.delimiter;
-    words[state + STATE_SCRATCH] = this.scratch;
-    words[state + STATE_MAX_LINE] = options.maxLineBytes;
-    words[state + STATE_FORCED] = NO_VERDICT;
-    words[state + STATE_FIRST_MALFORMED] = NO_LINE;
-    words[state + STATE_HOSTS] = this.hosts;
-    words[state + STATE_HOST_SLOTS] = HOST_SLOTS;
-    words[state + STATE_KEYS] = this.keys;
-    words[state + STATE_KEYS_CAPACITY] = KEY_BYTES;
+    this.bytes().fill(0, this.state, this.state + STATE_SIZE);
+    this.setWord(STATE_INPUT, this.region);
+    this.setWord(STATE_LENGTH, batch.length);
+    this.setWord(STATE_OUTPUT, this.outputAddress(batch.length));
+    this.setWord(STATE_EMIT, options.emit);
+    this.setWord(STATE_FIELD, options.field);
+    this.setWord(STATE_DELIMITER, options.delimiter);
+    this.setWord(STATE_SCRATCH, this.scratch);
+    this.setWord(STATE_MAX_LINE, options.maxLineBytes);
+    this.setWord(STATE_FORCED, NO_VERDICT);
+    this.setWord(STATE_FIRST_MALFORMED, NO_LINE);
+    this.setWord(STATE_HOSTS, this.hosts);
+    this.setWord(STATE_HOST_SLOTS, HOST_SLOTS);
+    this.setWord(STATE_KEYS, this.keys);
+    this.setWord(STATE_KEYS_CAPACITY, KEY_BYTES);
     this.exports.forgetHosts(this.state);
   }
 
@@ -182,7 +184,7 @@ export class LineScanner {
 
   /** The verdict of the line a scan stopped at, which the next scan counts and writes. */
   force(verdict: LineVerdict): void {
-    this.words()[(this.state >>> 2) + STATE_FORCED] = verdict;
+    this.setWord(STATE_FORCED, verdict);
   }
 
   /** Teaches the scanner the value of the authority of the line it stopped at (SCAN_ASK_HOST); false when its table is full. */
@@ -192,7 +194,7 @@ export class LineScanner {
 
   /** Sets the value (above) that decides a line that is a path, with no scheme and host; 0 (as begin() sets it) asks the caller. */
   setPathValue(value: number): void {
-    this.words()[(this.state >>> 2) + STATE_PATH_VALUE] = value;
+    this.setWord(STATE_PATH_VALUE, value);
   }
 
   /** Forgets every authority (a ruleset moved: see `evictions`). */
@@ -217,8 +219,13 @@ export class LineScanner {
     return this.bytes().slice(start, start + this.word(STATE_OUTPUT_LENGTH));
   }
 
-  private word(index: number): number {
-    return this.words()[(this.state >>> 2) + index] as number;
+  /** The state block's u32 at byte offset `field` (STATE_*). */
+  private word(field: number): number {
+    return this.words()[(this.state + field) >>> 2] as number;
+  }
+
+  private setWord(field: number, value: number): void {
+    this.words()[(this.state + field) >>> 2] = value;
   }
 
   /** The output follows the batch in its region: the batch's bytes and one newline, at most. */

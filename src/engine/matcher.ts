@@ -1,6 +1,6 @@
 /**
  * The TypeScript matcher: runs the bytecode (src/compile/bytecode.ts) in plain TypeScript, the reference and
- * the fallback where WebAssembly cannot run. Its twin is the WebAssembly matcher (assembly/index.ts); the
+ * the fallback where WebAssembly cannot run. Its twin is the WebAssembly matcher (assembly/matcher.ts); the
  * names are theirs (decide, decidePath, verdictOf).
  *
  * Rule by rule (decideRuleByRule) it reads only the rule table and is written to be obviously right rather
@@ -10,16 +10,22 @@
  * matcher to both ways, and all of them to a regular-expression oracle built from the definition of a pattern.
  */
 import {
+  HEADER_FLAGS,
+  HEADER_RULE_COUNT,
   HEADER_SIZE,
   NO_MATCH,
   ROBOTS_TXT_IMPLICIT_ALLOW,
+  RULE_ALLOW,
   RULE_END_ANCHORED,
   RULE_ENTRY_SIZE,
+  RULE_FLAGS,
   RULE_IN_AUTOMATON,
+  RULE_PATTERN_LENGTH,
+  RULE_PATTERN_OFFSET,
   RULESET_NORMALIZE_URL,
   RULESET_PATH_ENDS_AT_NUL,
   RULESET_ROBOTS_TXT_ALLOWED,
-} from '../compile/bytecode.js';
+} from '../layout.js';
 import { automatonOf } from './automaton.js';
 import { percentNormalize } from '../compile/normalize.js';
 import { pathParamsQuery, withLeadingSlash } from './url-path.js';
@@ -47,8 +53,8 @@ export function decideRuleByRule(block: Uint8Array, url: Uint8Array): number {
 
 function decideLocatedPath(block: Uint8Array, located: Uint8Array, useAutomaton: boolean): number {
   const view = new DataView(block.buffer, block.byteOffset, block.byteLength);
-  const flags = view.getUint32(4, true);
-  const ruleCount = view.getUint32(8, true);
+  const flags = view.getUint32(HEADER_FLAGS, true);
+  const ruleCount = view.getUint32(HEADER_RULE_COUNT, true);
   let path = located;
   if (flags & RULESET_PATH_ENDS_AT_NUL) path = beforeFirstNul(path);
   if (flags & RULESET_NORMALIZE_URL) path = percentNormalize(path, true);
@@ -57,11 +63,11 @@ function decideLocatedPath(block: Uint8Array, located: Uint8Array, useAutomaton:
   const automaton = useAutomaton ? automatonOf(block, view) : undefined;
   for (let index = 0; index < ruleCount; index++) {
     const entry = HEADER_SIZE + index * RULE_ENTRY_SIZE;
-    const ruleFlags = view.getUint16(entry + 6, true);
+    const ruleFlags = view.getUint16(entry + RULE_FLAGS, true);
     // The automaton decides its rules below, all at once: the rule table decides the others.
     if (automaton !== undefined && (ruleFlags & RULE_IN_AUTOMATON) !== 0) continue;
-    const offset = view.getUint32(entry, true);
-    const length = view.getUint16(entry + 4, true);
+    const offset = view.getUint32(entry + RULE_PATTERN_OFFSET, true);
+    const length = view.getUint16(entry + RULE_PATTERN_LENGTH, true);
     if (matches(path, block.subarray(offset, offset + length), (ruleFlags & RULE_END_ANCHORED) !== 0)) {
       if (automaton === undefined) return index;
       const earlier = automaton.scanPieces(path, index);
@@ -75,7 +81,7 @@ function decideLocatedPath(block: Uint8Array, located: Uint8Array, useAutomaton:
 export function verdictOf(block: Uint8Array, index: number): boolean {
   if (index < 0) return true;
   const view = new DataView(block.buffer, block.byteOffset, block.byteLength);
-  return (view.getUint16(HEADER_SIZE + index * RULE_ENTRY_SIZE + 6, true) & 1) === 1;
+  return (view.getUint16(HEADER_SIZE + index * RULE_ENTRY_SIZE + RULE_FLAGS, true) & RULE_ALLOW) !== 0;
 }
 
 function beforeFirstNul(path: Uint8Array): Uint8Array {

@@ -1,5 +1,5 @@
 /**
- * The WebAssembly matcher as a backend (assembly/index.ts, compiled to build/matcher.wasm).
+ * The WebAssembly matcher as a backend (assembly/index.ts lists the exports of its modules; compiled to build/matcher.wasm).
  *
  * One instance serves every ruleset: rulesets live in its linear memory (src/engine/linear-allocator.ts),
  * and URLs are written into one preallocated input region. A single check creates no JS object: its URL
@@ -21,6 +21,7 @@
  * Which rulesets are in linear memory at a time, within a budget, is src/engine/residency.ts's job.
  */
 import { automatonWorkNeeds, checkBytecode } from '../compile/bytecode.js';
+import { RANGE_END, RANGE_ENTRY_SIZE, RANGE_NOT_UTF8, RANGE_START, VECTOR_SLACK } from '../layout.js';
 import type { RecordHandler } from '../parse/records.js';
 import { utf8Length } from '../parse/utf8.js';
 import { QUERY_PATH, QUERY_VERDICT_ONLY, type LoadedRuleset, type MatcherBackend, type QueryFlags } from './backend.js';
@@ -29,6 +30,7 @@ import { handWrittenUtf8, type Utf8Writer, type Utf8WriterFactory } from './utf8
 import { isLexerExports, WasmLexer, type LexerExports } from './wasm-lexer.js';
 import { isLineScannerExports, LineScanner, type LineScannerExports } from './line-scanner.js';
 import { ResidentRuleset, Residents } from './residency.js';
+import { checkLayout } from './wasm-layout.js';
 
 interface MatcherExports extends LexerExports, LineScannerExports {
   readonly memory: WebAssembly.Memory;
@@ -44,18 +46,17 @@ interface MatcherExports extends LexerExports, LineScannerExports {
 
 /** Input bytes the standing region holds: a URL of up to a third of this many UTF-16 units fits whatever its characters. */
 const INPUT_BYTES = 64 * 1024;
-/** Bytes past the end of the input (and of the scratch) that the matcher's 16-byte scans may read. */
-const VECTOR_SLACK = 16;
 /** URLs per crossing of the batch entry. */
 const BATCH_URLS = 4096;
 /**
- * The range batch (decideRanges in assembly/index.ts, which names the same constants): a table entry is
- * RANGE_ENTRY_WORDS u32s, a range's start and end offsets into the input region; the verdict byte
+ * The range batch (decideRanges in assembly/batch.ts; the layout is src/layout.ts's RANGE_*): a table entry
+ * is RANGE_ENTRY_WORDS u32s, a range's start and end offsets into the input region; the verdict byte
  * RANGE_NOT_UTF8 marks a range that is not well-formed UTF-8, left for the host. Ranges share the URL
  * table, BATCH_RANGES of them per crossing.
  */
-const RANGE_ENTRY_WORDS = 2;
-const RANGE_NOT_UTF8 = 2;
+const RANGE_ENTRY_WORDS = RANGE_ENTRY_SIZE / 4;
+const RANGE_START_WORD = RANGE_START / 4;
+const RANGE_END_WORD = RANGE_END / 4;
 const BATCH_RANGES = Math.floor((BATCH_URLS + 1) / RANGE_ENTRY_WORDS);
 /** Ranges up to this long are gathered byte by byte: cheaper than the view a set() needs. */
 const GATHER_BY_HAND = 128;
@@ -114,6 +115,7 @@ export class WasmBackend implements MatcherBackend {
     utf8Writer: Utf8WriterFactory = handWrittenUtf8,
   ) {
     if (!isMatcherExports(instance.exports)) throw new TypeError('not a robotstxt-wasm matcher module');
+    checkLayout(instance.exports);
     this.exports = instance.exports;
     const memory = this.exports.memory;
     this.bytes = new Uint8Array(memory.buffer);
@@ -337,11 +339,11 @@ export class WasmBackend implements MatcherBackend {
         for (let i = 0; i < n; i++) {
           const from = ranges[(first + i) * 2] as number;
           const to = ranges[(first + i) * 2 + 1] as number;
-          words[table + i * RANGE_ENTRY_WORDS] = at;
+          words[table + i * RANGE_ENTRY_WORDS + RANGE_START_WORD] = at;
           if (to - from > GATHER_BY_HAND) input.set(bytes.subarray(from, to), this.inputPointer + at);
           else for (let k = from, into = this.inputPointer + at; k < to; k++, into++) input[into] = bytes[k] as number;
           at += to - from;
-          words[table + i * RANGE_ENTRY_WORDS + 1] = at;
+          words[table + i * RANGE_ENTRY_WORDS + RANGE_END_WORD] = at;
         }
       }
       const invalid = this.exports.decideRanges(ruleset, this.inputPointer, this.tablePointer, n, this.scratchPointer, this.outPointer);

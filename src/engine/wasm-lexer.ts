@@ -4,6 +4,24 @@
  * own bytes, exactly as src/parse/records.ts (the reference) would hand them.
  */
 import type { RecordHandler } from '../parse/records.js';
+import {
+  CUT_FLAG,
+  KIND_ALLOW,
+  KIND_DISALLOW,
+  KIND_MALFORMED,
+  KIND_MASK,
+  KIND_OTHER,
+  KIND_SITEMAP,
+  KIND_USER_AGENT,
+  RECORD_INFO,
+  RECORD_KEY_END,
+  RECORD_KEY_START,
+  RECORD_LINE,
+  RECORD_SIZE,
+  RECORD_VALUE_END,
+  RECORD_VALUE_START,
+  VECTOR_SLACK,
+} from '../layout.js';
 import type { LinearAllocator } from './linear-allocator.js';
 
 export interface LexerExports {
@@ -13,11 +31,15 @@ export interface LexerExports {
   lexFinished(): number;
 }
 
-const RECORD_WORDS = 6;
+// A record's size and fields in u32 words, the unit the records are read in.
+const RECORD_WORDS = RECORD_SIZE / 4;
+const LINE_WORD = RECORD_LINE / 4;
+const KEY_START_WORD = RECORD_KEY_START / 4;
+const KEY_END_WORD = RECORD_KEY_END / 4;
+const VALUE_START_WORD = RECORD_VALUE_START / 4;
+const VALUE_END_WORD = RECORD_VALUE_END / 4;
+const INFO_WORD = RECORD_INFO / 4;
 const RECORDS_PER_CHUNK = 4096;
-/** Bytes past the body that the lexer's 16-byte scans may read. */
-const VECTOR_SLACK = 16;
-const CUT_FLAG = 0x100;
 const BYTE_ORDER_MARK = [0xef, 0xbb, 0xbf] as const;
 
 export function isLexerExports(exports: WebAssembly.Exports): boolean {
@@ -39,7 +61,7 @@ export class WasmLexer {
     private readonly words: () => Uint32Array,
     private readonly bytes: () => Uint8Array,
   ) {
-    this.recordsPointer = allocator.allocate(RECORDS_PER_CHUNK * RECORD_WORDS * 4, 'the lexer records');
+    this.recordsPointer = allocator.allocate(RECORDS_PER_CHUNK * RECORD_SIZE, 'the lexer records');
   }
 
   /**
@@ -72,25 +94,25 @@ export class WasmLexer {
 
 /** Hands record `i` (a word index into `records`) to `handler`, every word read before any handler runs. */
 function dispatch(records: Uint32Array, i: number, handler: RecordHandler): void {
-  const line = records[i] as number;
-  const keyStart = records[i + 1] as number;
-  const keyEnd = records[i + 2] as number;
-  const start = records[i + 3] as number;
-  const end = records[i + 4] as number;
-  const info = records[i + 5] as number;
+  const line = records[i + LINE_WORD] as number;
+  const keyStart = records[i + KEY_START_WORD] as number;
+  const keyEnd = records[i + KEY_END_WORD] as number;
+  const start = records[i + VALUE_START_WORD] as number;
+  const end = records[i + VALUE_END_WORD] as number;
+  const info = records[i + INFO_WORD] as number;
   if (info & CUT_FLAG) handler.lineCut(line);
-  switch (info & 0xff) {
-    case 0:
+  switch (info & KIND_MASK) {
+    case KIND_MALFORMED:
       return handler.malformed(line);
-    case 1:
+    case KIND_USER_AGENT:
       return handler.userAgent(line, start, end);
-    case 2:
+    case KIND_ALLOW:
       return handler.rule(line, true, start, end);
-    case 3:
+    case KIND_DISALLOW:
       return handler.rule(line, false, start, end);
-    case 4:
+    case KIND_SITEMAP:
       return handler.sitemap(line, start, end);
-    case 5:
+    case KIND_OTHER:
       return handler.other(line, keyStart, keyEnd, start, end);
   }
 }

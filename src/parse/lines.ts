@@ -6,8 +6,9 @@
  * - a NUL byte ends the line's content (the reference reads lines as C strings).
  */
 
-/** Google's limit: 8 × 2083 bytes (the longest URL browsers take) minus the C string's terminator. */
-export const MAX_LINE_BYTES = 16_663;
+import { MAX_LINE_BYTES } from '../layout.js';
+
+export { MAX_LINE_BYTES };
 
 const LF = 0x0a;
 const CR = 0x0d;

@@ -1,7 +1,10 @@
 /** What parsing a robots.txt file yields: the groups, the file-wide directives, and what was odd. */
 import type { CleanParam } from './clean-param.js';
 import type { RequestRate, VisitTime } from './group-directives.js';
-import type { RuleRecords } from './rule-records.js';
+import type { RuleLine, RuleRecords } from './rule-records.js';
+
+// A group's rules as objects are made by RuleRecords, which defines them.
+export type { RuleLine } from './rule-records.js';
 
 /** One `User-agent:` line of a group. */
 export interface AgentLine {
@@ -12,14 +15,6 @@ export interface AgentLine {
   readonly token: string;
   /** `*` alone, or followed by whitespace. */
   readonly global: boolean;
-}
-
-/** One `Allow:` or `Disallow:` line. */
-export interface RuleLine {
-  readonly line: number;
-  readonly allow: boolean;
-  /** The pattern's raw bytes as written (trimmed), before any percent-encoding. */
-  readonly pattern: Uint8Array;
 }
 
 /** The first valid value of each extension in a group. */

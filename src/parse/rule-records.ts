@@ -3,7 +3,14 @@
  * file order. The compiler reads them where they are (no object per rule on the way from the lexer to the
  * bytecode); RuleLine objects are made only when someone asks for the groups.
  */
-import type { RuleLine } from './model.js';
+
+/** One `Allow:` or `Disallow:` line. */
+export interface RuleLine {
+  readonly line: number;
+  readonly allow: boolean;
+  /** The pattern's raw bytes as written (trimmed), before any percent-encoding. */
+  readonly pattern: Uint8Array;
+}
 
 /** Patterns up to this long are copied byte by byte: a loop costs less than the view a native copy needs. */
 const SHORT_COPY = 32;

@@ -1,0 +1,230 @@
+// The matcher: decides one URL (or one path, given as a path) against one compiled ruleset, and reduces
+// the decision to a verdict.
+//
+// It knows bytes and the bytecode format (src/compile/bytecode.ts, whose offsets ./layout.ts names),
+// nothing else. The TypeScript matcher in src/engine/matcher.ts (with src/engine/automaton.ts) is the
+// reference this module must agree with, verdict for verdict.
+
+import {
+  HEADER_FLAGS, HEADER_PATTERN_LIST, HEADER_PATTERN_RULE_COUNT, HEADER_PREFIX_COUNT, HEADER_PREFIX_INDEX,
+  HEADER_RULE_COUNT, HEADER_SIZE, NO_MATCH, PATTERN_LIST_ENTRY_SIZE, PREFIX_BEST_INDEX, PREFIX_ENTRY_SIZE,
+  PREFIX_PARENT, PREFIX_RULE_INDEX, ROBOTS_TXT_IMPLICIT_ALLOW, RULE_ALLOW, RULE_END_ANCHORED, RULE_ENTRY_SIZE,
+  RULE_FLAGS, RULE_HAS_WILDCARD, RULE_IN_AUTOMATON, RULE_PATTERN_LENGTH, RULE_PATTERN_OFFSET, RULESET_NORMALIZE_URL,
+  RULESET_PATH_ENDS_AT_NUL, RULESET_ROBOTS_TXT_ALLOWED,
+} from './layout';
+import { automatonOf, scanPieces } from './automaton';
+import { bytesEqual, findByte } from './scan';
+import { copyInto, firstHash, isRobotsTxtPath, normalizeInto, pathStartOf, scanPath, specialBytes } from './url';
+import { matchWildcard } from './wildcard';
+
+const SLASH: u8 = 0x2f;
+
+/**
+ * Decides `input[0..length)` (a URL or a path, UTF-8) against the ruleset at `ruleset`.
+ * `scratch` must hold at least 3 × length + 1 bytes; the path is rewritten there when it needs a leading
+ * slash or percent-normalization.
+ * Returns the index of the deciding rule, -1 when no rule matches, -2 for the implicitly allowed /robots.txt.
+ */
+export function decide(ruleset: usize, input: usize, length: usize, scratch: usize): i32 {
+  let pathStart = pathStartOf(input, length);
+  let pathEnd: usize = 0;
+  let prependSlash = true;
+  let special = false;
+  if (pathStart < length && firstHash > pathStart) {
+    scanPath(input, pathStart, length);
+    pathEnd = firstHash;
+    special = specialBytes;
+    prependSlash = load<u8>(input + pathStart) != SLASH;
+  } else {
+    pathStart = 0;
+  }
+  return decideLocated(ruleset, input + pathStart, pathEnd - pathStart, prependSlash, special, scratch);
+}
+
+/**
+ * Decides `input[0..length)` read as a path (and query) just as it stands: no URL is located in it, so
+ * neither a leading "//" nor a '#' means anything; only a missing leading '/' is added. For hosts that
+ * parsed the URL themselves (a URL object's pathname + search is what a fetch of it requests).
+ * Same arguments and result as decide().
+ */
+export function decidePath(ruleset: usize, input: usize, length: usize, scratch: usize): i32 {
+  // scanPath stops at a '#', which is an ordinary byte here: scan on past each one.
+  let special = false;
+  let from: usize = 0;
+  while (true) {
+    scanPath(input, from, length);
+    special = special || specialBytes;
+    if (firstHash >= length) break;
+    from = firstHash + 1;
+  }
+  return decideLocated(ruleset, input, length, length == 0 || load<u8>(input) != SLASH, special, scratch);
+}
+
+/**
+ * What decide() and decidePath() share once the path is found: `path[0..pathLength)`, missing its leading
+ * '/' when `prependSlash`; `special` when a '%', a byte ≥ 0x80 or a NUL stands in it. Inlined, so that a
+ * string check costs no call more than it did before the path entry shared this tail.
+ */
+// @ts-ignore: decorator
+@inline
+function decideLocated(ruleset: usize, path: usize, pathLength: usize, prependSlash: bool, special: bool, scratch: usize): i32 {
+  const flags = load<u32>(ruleset + HEADER_FLAGS);
+  // Google's reference reads the path as a C string. The scan flags a NUL with the other rare bytes, so
+  // only paths that hold one of them are searched.
+  if (special && (flags & RULESET_PATH_ENDS_AT_NUL) != 0) pathLength = findByte(path, 0, pathLength, 0);
+  const normalize = (flags & RULESET_NORMALIZE_URL) != 0 && special;
+  if (prependSlash || normalize) {
+    let out = scratch;
+    if (prependSlash) {
+      store<u8>(out, SLASH);
+      out++;
+    }
+    out = normalize ? normalizeInto(path, pathLength, out) : copyInto(path, pathLength, out);
+    path = scratch;
+    pathLength = out - scratch;
+  }
+
+  if ((flags & RULESET_ROBOTS_TXT_ALLOWED) != 0 && isRobotsTxtPath(path, pathLength)) {
+    return ROBOTS_TXT_IMPLICIT_ALLOW;
+  }
+
+  // The longest plain prefix decides unless a pattern rule of higher priority (lower index) matches.
+  const best = longestPrefixRule(ruleset, path, pathLength);
+  const limit: u32 = best < 0 ? load<u32>(ruleset + HEADER_RULE_COUNT) : <u32>best;
+  const patternRuleCount = load<u32>(ruleset + HEADER_PATTERN_RULE_COUNT);
+  const patternList = ruleset + load<u32>(ruleset + HEADER_PATTERN_LIST);
+  const automaton = automatonOf(ruleset);
+  if (automaton != 0) return decideWithAutomaton(ruleset, automaton, path, pathLength, best, limit);
+  for (let i: u32 = 0; i < patternRuleCount; i++) {
+    const index = load<u32>(patternList + <usize>i * PATTERN_LIST_ENTRY_SIZE);
+    if (index >= limit) break;
+    if (matchesPatternRule(ruleset, index, path, pathLength)) return <i32>index;
+  }
+  return best;
+}
+
+/**
+ * decideLocated() for a ruleset with a piece automaton: the pattern rules outside it are tried first, one
+ * by one (a match among them lowers the limit), then one pass over the path decides the automaton's rules.
+ */
+function decideWithAutomaton(ruleset: usize, automaton: usize, path: usize, pathLength: usize, best: i32, limit: u32): i32 {
+  const patternRuleCount = load<u32>(ruleset + HEADER_PATTERN_RULE_COUNT);
+  const patternList = ruleset + load<u32>(ruleset + HEADER_PATTERN_LIST);
+  let decided = best;
+  for (let i: u32 = 0; i < patternRuleCount; i++) {
+    const index = load<u32>(patternList + <usize>i * PATTERN_LIST_ENTRY_SIZE);
+    if (index >= limit) break;
+    const ruleFlags = <u32>load<u16>(ruleset + HEADER_SIZE + <usize>index * RULE_ENTRY_SIZE, RULE_FLAGS);
+    if ((ruleFlags & RULE_IN_AUTOMATON) != 0) continue;
+    if (matchesPatternRule(ruleset, index, path, pathLength)) {
+      limit = index;
+      decided = <i32>index;
+      break;
+    }
+  }
+  const earlier = scanPieces(ruleset, automaton, path, pathLength, limit);
+  return earlier >= 0 ? earlier : decided;
+}
+
+/**
+ * The best rule among the plain prefixes of the path, or NO_MATCH: binary search for the last pattern
+ * that sorts before the path, then parent links up to the first that is a prefix of it.
+ */
+function longestPrefixRule(ruleset: usize, path: usize, pathLength: usize): i32 {
+  const count = load<u32>(ruleset + HEADER_PREFIX_COUNT);
+  const index = ruleset + load<u32>(ruleset + HEADER_PREFIX_INDEX);
+  // Find how many entries sort at or before the path. Every entry between the two bounds shares with the
+  // path the shorter of the bounds' common prefixes with it, so comparisons start past that.
+  let low: u32 = 0;
+  let high = count;
+  let commonLow: usize = 0;
+  let commonHigh: usize = 0;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    const skip = commonLow < commonHigh ? commonLow : commonHigh;
+    const order = comparePatternToPath(ruleset, load<u32>(index + <usize>middle * PREFIX_ENTRY_SIZE, PREFIX_RULE_INDEX), path, pathLength, skip);
+    if (order <= 0) {
+      low = middle + 1;
+      commonLow = commonPrefix;
+    } else {
+      high = middle;
+      commonHigh = commonPrefix;
+    }
+  }
+  let entry = <i32>low - 1;
+  while (entry >= 0) {
+    const ruleIndex = load<u32>(index + <usize>entry * PREFIX_ENTRY_SIZE, PREFIX_RULE_INDEX);
+    const rule = ruleset + HEADER_SIZE + <usize>ruleIndex * RULE_ENTRY_SIZE;
+    const patternLength = <usize>load<u16>(rule, RULE_PATTERN_LENGTH);
+    if (patternLength <= pathLength && bytesEqual(path, ruleset + load<u32>(rule, RULE_PATTERN_OFFSET), patternLength)) {
+      return <i32>load<u32>(index + <usize>entry * PREFIX_ENTRY_SIZE, PREFIX_BEST_INDEX);
+    }
+    entry = load<i32>(index + <usize>entry * PREFIX_ENTRY_SIZE, PREFIX_PARENT);
+  }
+  return NO_MATCH;
+}
+
+// The length of the common prefix found by the last comparePatternToPath (a global: no allocation).
+let commonPrefix: usize = 0;
+
+/**
+ * Lexicographic order of the rule's pattern against the path (< 0, 0 or > 0), given that their first
+ * `from` bytes are equal; sets commonPrefix. Compares 8 bytes at a time.
+ */
+function comparePatternToPath(ruleset: usize, ruleIndex: u32, path: usize, pathLength: usize, from: usize): i32 {
+  const rule = ruleset + HEADER_SIZE + <usize>ruleIndex * RULE_ENTRY_SIZE;
+  const pattern = ruleset + load<u32>(rule, RULE_PATTERN_OFFSET);
+  const patternLength = <usize>load<u16>(rule, RULE_PATTERN_LENGTH);
+  const length = patternLength < pathLength ? patternLength : pathLength;
+  let i = from;
+  while (i + 8 <= length) {
+    const difference = load<u64>(pattern + i) ^ load<u64>(path + i);
+    if (difference != 0) {
+      // Little-endian: the lowest set bit is in the first differing byte.
+      i += <usize>(ctz(difference) >> 3);
+      commonPrefix = i;
+      return <i32>load<u8>(pattern + i) - <i32>load<u8>(path + i);
+    }
+    i += 8;
+  }
+  while (i < length) {
+    const difference = <i32>load<u8>(pattern + i) - <i32>load<u8>(path + i);
+    if (difference != 0) {
+      commonPrefix = i;
+      return difference;
+    }
+    i++;
+  }
+  commonPrefix = length;
+  return <i32>patternLength - <i32>pathLength;
+}
+
+function matchesPatternRule(ruleset: usize, index: u32, path: usize, pathLength: usize): bool {
+  const rule = ruleset + HEADER_SIZE + <usize>index * RULE_ENTRY_SIZE;
+  const pattern = ruleset + load<u32>(rule, RULE_PATTERN_OFFSET);
+  const patternLength = <usize>load<u16>(rule, RULE_PATTERN_LENGTH);
+  const ruleFlags = <u32>load<u16>(rule, RULE_FLAGS);
+  const anchored = (ruleFlags & RULE_END_ANCHORED) != 0;
+  if ((ruleFlags & RULE_HAS_WILDCARD) == 0) {
+    // An end-anchored plain pattern: the whole path.
+    return pathLength == patternLength && bytesEqual(path, pattern, patternLength);
+  }
+  return matchWildcard(path, pathLength, pattern, patternLength, anchored);
+}
+
+/** decide(), reduced to the verdict: 1 allowed, 0 disallowed. */
+export function isAllowed(ruleset: usize, input: usize, length: usize, scratch: usize): bool {
+  return verdictOf(ruleset, decide(ruleset, input, length, scratch));
+}
+
+/** decidePath(), reduced to the verdict: 1 allowed, 0 disallowed. */
+export function isAllowedPath(ruleset: usize, input: usize, length: usize, scratch: usize): bool {
+  return verdictOf(ruleset, decidePath(ruleset, input, length, scratch));
+}
+
+/** The verdict for a result of decide(): allowed unless a disallow rule decided. */
+export function verdictOf(ruleset: usize, index: i32): bool {
+  if (index < 0) return true;
+  const ruleFlags = <u32>load<u16>(ruleset + HEADER_SIZE + <usize>index * RULE_ENTRY_SIZE, RULE_FLAGS);
+  return (ruleFlags & RULE_ALLOW) != 0;
+}
