@@ -34,6 +34,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { corpusDirectory, expectedDirectory } from './corpus.mjs';
 import { cappedBody, mulberry32, pathsForPattern } from './workloads.mjs';
+import { median } from './median.mjs';
 
 const AGENT = 'Googlebot';
 const HOSTS = 1_000;
@@ -76,13 +77,6 @@ function si(value) {
 /** @param {number} ratio */
 function times(ratio) {
   return `${ratio >= 10 ? ratio.toFixed(0) : ratio.toFixed(1)}×`;
-}
-
-/** @param {number[]} values */
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? /** @type {number} */ (sorted[middle]) : (/** @type {number} */ (sorted[middle - 1]) + /** @type {number} */ (sorted[middle])) / 2;
 }
 
 /**

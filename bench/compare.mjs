@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { corpusDirectory, expectedDirectory } from './corpus.mjs';
 import { WORKLOADS } from './engines/engine.mjs';
 import { rate } from './report.mjs';
+import { median } from './median.mjs';
 
 /** @typedef {import('./worker.mjs').Timing} Timing */
 
@@ -35,13 +36,6 @@ function step(args) {
   const result = spawnSync(process.execPath, [WORKER, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 * 1024 * 1024 });
   if (result.status !== 0) throw new Error(`bench/worker.mjs ${args.join(' ')} failed (exit ${result.status ?? result.signal})`);
   return JSON.parse(result.stdout.trim().split('\n').at(-1) ?? '');
-}
-
-/** @param {number[]} values */
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? /** @type {number} */ (sorted[middle]) : (/** @type {number} */ (sorted[middle - 1]) + /** @type {number} */ (sorted[middle])) / 2;
 }
 
 function main() {

@@ -17,6 +17,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { cpus } from 'node:os';
 import { mulberry32 as random } from './workloads.mjs';
+import { median } from './median.mjs';
 
 const DIST = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 if (!existsSync(DIST)) {
@@ -168,12 +169,6 @@ const SHAPES = [
     urls: (length) => [url(length, 'a'), url(length, 'ab')],
   },
 ];
-
-/** @param {number[]} values */
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return /** @type {number} */ (sorted[sorted.length >> 1]);
-}
 
 /** @param {number} ms */
 function formatMs(ms) {

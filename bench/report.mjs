@@ -8,6 +8,7 @@ import { dropIn, robotsParser } from './engines/robots-parser.mjs';
 import { guard } from './engines/robots-txt-guard.mjs';
 import { typescript, wasm } from './engines/robotstxt-wasm.mjs';
 import { TYPICAL_FILE_BYTES } from './workloads.mjs';
+import { median } from './median.mjs';
 
 /**
  * @typedef {import('./engines/engine.mjs').Engine} Engine
@@ -66,14 +67,6 @@ function times(ratio) {
 /** @param {boolean} ok */
 function mark(ok) {
   return ok ? '✓' : '✗';
-}
-
-/** @param {number[]} values */
-function median(values) {
-  if (values.length === 0) return NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? /** @type {number} */ (sorted[middle]) : (/** @type {number} */ (sorted[middle - 1]) + /** @type {number} */ (sorted[middle])) / 2;
 }
 
 /** The timed runs, read by workload and engine. */

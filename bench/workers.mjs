@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { Miniflare } from 'miniflare';
 import { timedLoops } from './workers/loops.js';
 import { mulberry32 } from './workloads.mjs';
+import { median } from './median.mjs';
 
 /**
  * @typedef {{ body: string, urls: string[] }} Site
@@ -58,12 +59,6 @@ const LOOPS = { single: 1_000_000, batch: 2_000_000, compile: 2_000, encodeInto:
 const MODES = /** @type {Mode[]} */ (Object.keys(LOOPS));
 /** How a URL can be copied into WebAssembly memory: the copies alone, of the site's URLs (ASCII). */
 const COPIES = /** @type {const} */ (['encodeInto', 'charCodeAt']);
-
-/** @param {number[]} values */
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return /** @type {number} */ (sorted[sorted.length >> 1]);
-}
 
 /** The loops of bench/workers/loops.js, timed in this process. @param {Site} site @param {Mode} mode @param {number} n */
 function nodeLoop(site, mode, n) {
