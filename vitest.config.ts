@@ -39,7 +39,9 @@ const BEHAVIOUR_SUITES = [
  * nothing of the matcher that differential.test.ts and corpus.test.ts do not hold both matchers to; and
  * bytes-entry.test.ts, every test of which already chooses each matcher in turn.
  */
-const MATCHER_SUITES = BEHAVIOUR_SUITES.filter((suite) => suite !== 'test/compat-robots-parser.test.ts' && suite !== 'test/bytes-entry.test.ts');
+const MATCHER_SUITES = BEHAVIOUR_SUITES.filter(
+  (suite) => suite !== 'test/compat-robots-parser.test.ts' && suite !== 'test/bytes-entry.test.ts',
+);
 
 export default defineConfig({
   plugins: [wasmAsBytes()],

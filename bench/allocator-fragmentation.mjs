@@ -74,6 +74,8 @@ console.log(`entry: ${entry}`);
 console.log(`parse + compile + dispose of a ${SMALL.length}-byte file, median of ${ROUNDS} rounds of ${ITERATIONS}:`);
 console.log(`  unfragmented:                              ${format(unfragmented)}`);
 console.log(`  ${HOLES} freed blocks too small to use:      ${format(withSmallHoles)}  (${(withSmallHoles / unfragmented).toFixed(2)}×)`);
-console.log(`  ${HOLES} freed blocks of the ruleset's size: ${format(withFittingHoles)}  (${(withFittingHoles / unfragmented).toFixed(2)}×)`);
+console.log(
+  `  ${HOLES} freed blocks of the ruleset's size: ${format(withFittingHoles)}  (${(withFittingHoles / unfragmented).toFixed(2)}×)`,
+);
 console.log(`  all disposed again:                        ${format(after)}  (${(after / unfragmented).toFixed(2)}×)`);
 console.log(`wasmBytesInUse at the end: ${matcherInfo().wasmBytesInUse}`);

@@ -27,7 +27,21 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
-import { closeSync, cpSync, createReadStream, createWriteStream, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  cpSync,
+  createReadStream,
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -101,7 +115,11 @@ function probe(cli, dir) {
   }
   const expected = 'http://PROBE.example/public\nhttps://absent.example/private\n';
   if (result.stdout !== expected) {
-    return { ok: false, skip: false, message: `on a three-line probe it wrote ${JSON.stringify(result.stdout)}, expected ${JSON.stringify(expected)}` };
+    return {
+      ok: false,
+      skip: false,
+      message: `on a three-line probe it wrote ${JSON.stringify(result.stdout)}, expected ${JSON.stringify(expected)}`,
+    };
   }
   return { ok: true };
 }
@@ -208,7 +226,8 @@ async function timed(args, outputFile) {
   /** @type {import('node:stream').Readable} */ (child.stderr).on('data', (data) => stderr.push(data));
   const [code, signal] = await once(child, 'close');
   const seconds = (performance.now() - began) / 1000;
-  if (code !== 0) throw new Error(`${args.map((arg) => basename(arg)).join(' ')} failed (${code ?? signal}): ${Buffer.concat(stderr).toString().trim()}`);
+  if (code !== 0)
+    throw new Error(`${args.map((arg) => basename(arg)).join(' ')} failed (${code ?? signal}): ${Buffer.concat(stderr).toString().trim()}`);
   const hash = createHash('sha256');
   let lines = 0;
   for await (const data of createReadStream(outputFile, { highWaterMark: 1 << 20 })) {
@@ -254,13 +273,19 @@ async function main() {
     log(`writing ${LINES.toLocaleString('en')} URL lines to ${logFile} …`);
     let began = performance.now();
     const generated = await writeLog(logFile, sites, random);
-    log(`  ${(generated.bytes / 1e6).toFixed(0)} MB in ${((performance.now() - began) / 1000).toFixed(1)} s, sha256 ${generated.sha256.slice(0, 12)}`);
+    log(
+      `  ${(generated.bytes / 1e6).toFixed(0)} MB in ${((performance.now() - began) / 1000).toFixed(1)} s, sha256 ${generated.sha256.slice(0, 12)}`,
+    );
 
     const common = ['--agent', AGENT, '--robots-dir', corpus];
     const variants = [
       { key: 'workers1', label: '`robotstxt filter --workers 1`', args: [cli, 'filter', ...common, '--quiet', '--workers', '1', logFile] },
       { key: 'workers2', label: '`robotstxt filter --workers 2`', args: [cli, 'filter', ...common, '--quiet', '--workers', '2', logFile] },
-      { key: 'naive', label: `naive: robots-parser ${peerVersion('robots-parser')}, readline, \`new URL()\``, args: [NAIVE, ...common, logFile] },
+      {
+        key: 'naive',
+        label: `naive: robots-parser ${peerVersion('robots-parser')}, readline, \`new URL()\``,
+        args: [NAIVE, ...common, logFile],
+      },
     ];
     /** @type {Map<string, Awaited<ReturnType<typeof timed>>[]>} */
     const samples = new Map(variants.map(({ key }) => [key, []]));
@@ -268,13 +293,21 @@ async function main() {
       for (const variant of variants) {
         const result = await timed(variant.args, join(dir, `${variant.key}.out`));
         const previous = /** @type {Awaited<ReturnType<typeof timed>>[]} */ (samples.get(variant.key));
-        if (previous[0] !== undefined && previous[0].sha256 !== result.sha256) throw new Error(`${variant.key}: run ${run} wrote other bytes than run 1`);
+        if (previous[0] !== undefined && previous[0].sha256 !== result.sha256)
+          throw new Error(`${variant.key}: run ${run} wrote other bytes than run 1`);
         previous.push(result);
-        log(`  run ${run}/${RUNS} ${variant.key.padEnd(9)} ${result.seconds.toFixed(2).padStart(7)} s  ${si(LINES / result.seconds)} lines/s`);
+        log(
+          `  run ${run}/${RUNS} ${variant.key.padEnd(9)} ${result.seconds.toFixed(2).padStart(7)} s  ${si(LINES / result.seconds)} lines/s`,
+        );
       }
     }
 
-    const seconds = Object.fromEntries(variants.map(({ key }) => [key, median(/** @type {Awaited<ReturnType<typeof timed>>[]} */ (samples.get(key)).map((sample) => sample.seconds))]));
+    const seconds = Object.fromEntries(
+      variants.map(({ key }) => [
+        key,
+        median(/** @type {Awaited<ReturnType<typeof timed>>[]} */ (samples.get(key)).map((sample) => sample.seconds)),
+      ]),
+    );
     const first = (/** @type {string} */ key) => /** @type {Awaited<ReturnType<typeof timed>>} */ (samples.get(key)?.[0]);
     const identical = first('workers1').sha256 === first('workers2').sha256;
     const rows = variants.map(({ key, label }) => {

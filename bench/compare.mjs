@@ -33,7 +33,11 @@ function option(name, fallback) {
 
 /** @param {string[]} args @returns {unknown} */
 function step(args) {
-  const result = spawnSync(process.execPath, [WORKER, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 * 1024 * 1024 });
+  const result = spawnSync(process.execPath, [WORKER, ...args], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    maxBuffer: 64 * 1024 * 1024,
+  });
   if (result.status !== 0) throw new Error(`bench/worker.mjs ${args.join(' ')} failed (exit ${result.status ?? result.signal})`);
   return JSON.parse(result.stdout.trim().split('\n').at(-1) ?? '');
 }
@@ -59,7 +63,8 @@ function main() {
     cpSync(afterDist, join(dirs.after, 'dist'), { recursive: true });
     // One set of workloads for both builds: prepared once, copied beside the other build.
     step(['prepare', dirs.after]);
-    for (const name of readdirSync(dirs.after)) if (name !== 'dist') cpSync(join(dirs.after, name), join(dirs.before, name), { recursive: true });
+    for (const name of readdirSync(dirs.after))
+      if (name !== 'dist') cpSync(join(dirs.after, name), join(dirs.before, name), { recursive: true });
 
     /** @type {Map<string, { before: number[], after: number[], unit: Timing['unit'], checksum: number }>} */
     const samples = new Map();
@@ -71,7 +76,8 @@ function main() {
             const key = `${workload}/${impl}`;
             const entry = samples.get(key) ?? { before: [], after: [], unit: timing.unit, checksum: timing.checksum };
             // Both builds must decide alike: a faster build that answers otherwise is not the same library.
-            if (timing.checksum !== entry.checksum) throw new Error(`${key}: the ${build} build decided differently (checksum ${timing.checksum} ≠ ${entry.checksum})`);
+            if (timing.checksum !== entry.checksum)
+              throw new Error(`${key}: the ${build} build decided differently (checksum ${timing.checksum} ≠ ${entry.checksum})`);
             entry[build].push(timing.perSecond);
             samples.set(key, entry);
           }
@@ -90,7 +96,9 @@ function main() {
       const [workload, impl] = key.split('/');
       const unitLabel = { bytes: ' MB/s', checks: ' checks/s', files: ' per file' }[unit] ?? '';
       const ratio = median(after) / median(before);
-      lines.push(`| ${workload} | ${impl} | ${rate(median(before), unit)}${unitLabel} | ${rate(median(after), unit)}${unitLabel} | ${ratio.toFixed(3)} |`);
+      lines.push(
+        `| ${workload} | ${impl} | ${rate(median(before), unit)}${unitLabel} | ${rate(median(after), unit)}${unitLabel} | ${ratio.toFixed(3)} |`,
+      );
     }
     console.log(lines.join('\n'));
   } finally {

@@ -127,13 +127,20 @@ function forgottenDispose() {
 }
 
 function fragmentation() {
-  return execFileSync(process.execPath, [FRAGMENTATION, dist]).toString().trim().split('\n').map((line) => `    ${line}`).join('\n');
+  return execFileSync(process.execPath, [FRAGMENTATION, dist])
+    .toString()
+    .trim()
+    .split('\n')
+    .map((line) => `    ${line}`)
+    .join('\n');
 }
 
 console.log(`## Hostile files: parsing and memory (${dist})\n`);
 console.log(`Parse time per line kind (fastest of 15 runs):\n\n${parseTimes()}\n`);
 if (process.argv.includes('--parse-only')) process.exit(0);
-console.log(`Memory per cached origin (RobotsCache; JS heap and buffers, and apart the compiled rules resident in WebAssembly):\n\n${cacheMemory()}\n`);
+console.log(
+  `Memory per cached origin (RobotsCache; JS heap and buffers, and apart the compiled rules resident in WebAssembly):\n\n${cacheMemory()}\n`,
+);
 console.log(`${bigUrl()}\n`);
 if (!process.argv.includes('--skip-loop')) console.log(`Rules nobody disposes, in a synchronous loop:\n\n${forgottenDispose()}\n`);
 console.log(`Allocator under fragmentation:\n\n${fragmentation()}\n`);

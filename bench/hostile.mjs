@@ -75,12 +75,11 @@ function token(i) {
   return `x${i.toString(36).padStart(3, '0')}-`;
 }
 
-
 /** @type {Shape[]} */
 const SHAPES = [
   {
     name: 'identical',
-    what: '17,654 × `Disallow: /*aaaaaaaaaaaaaaab` (the issue\'s file)',
+    what: "17,654 × `Disallow: /*aaaaaaaaaaaaaaab` (the issue's file)",
     body: fileOf((i) => (i < 17_654 ? 'Disallow: /*aaaaaaaaaaaaaaab' : undefined)),
     urls: (length) => [url(length, 'a'), url(length, 'a', 'b')],
   },
@@ -159,7 +158,10 @@ const SHAPES = [
       name: 'long-pieces',
       what: '`Disallow: /*p*x` with p 200 random characters of [a-z0-9], a distinct one per line',
       body: fileOf(() => `Disallow: /*${piece()}*x`),
-      urls: (length) => [`/${Array.from({ length: length - 1 }, () => alphabet[Math.floor(next() * alphabet.length)]).join('')}`, url(length, 'a')],
+      urls: (length) => [
+        `/${Array.from({ length: length - 1 }, () => alphabet[Math.floor(next() * alphabet.length)]).join('')}`,
+        url(length, 'a'),
+      ],
     };
   })(),
   {
@@ -209,7 +211,8 @@ function measure(shape, matcher) {
     }
     let slowest = 0;
     for (const target of shape.urls(length)) {
-      if (new TextEncoder().encode(target).length !== length) throw new Error(`${shape.name}: a URL of ${target.length} bytes where ${length} were meant`);
+      if (new TextEncoder().encode(target).length !== length)
+        throw new Error(`${shape.name}: a URL of ${target.length} bytes where ${length} were meant`);
       const warmBegan = performance.now();
       verdicts.push(rules.isAllowed(target));
       const warmMs = performance.now() - warmBegan;
@@ -274,7 +277,9 @@ function main() {
     '| --- | --- | ' + header.map(() => '---:').join(' | ') + ' | ---: | ---: | ---: |',
     ...rows,
     ...MATCHERS.map((matcher) => {
-      const cells = /** @type {(number | undefined)[]} */ (worstOf[matcher]).map((ms) => (ms === undefined ? `> ${MAX_SECONDS} s` : `**${formatMs(ms)}**`));
+      const cells = /** @type {(number | undefined)[]} */ (worstOf[matcher]).map((ms) =>
+        ms === undefined ? `> ${MAX_SECONDS} s` : `**${formatMs(ms)}**`,
+      );
       return `| **worst** | ${matcher} | ${cells.join(' | ')} | | | |`;
     }),
     '',

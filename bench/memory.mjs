@@ -135,7 +135,6 @@ export async function alloc(dir, count) {
   for (let i = 0; i < 200_000; i++) rules.isAllowed(/** @type {string} */ (urls[i % urls.length]));
   const checks = await gcsDuring(urls, (url) => rules.isAllowed(url), { count });
   const control = await gcsDuring(urls, (url) => url.length > 40, { seconds: checks.seconds });
-  const asciiChecks =
-    checks.minor > control.minor ? await gcsDuring(ascii, (url) => rules.isAllowed(url), { count }) : undefined;
+  const asciiChecks = checks.minor > control.minor ? await gcsDuring(ascii, (url) => rules.isAllowed(url), { count }) : undefined;
   return { count, urls: urls.length, asciiUrls: ascii.length, control, checks, asciiChecks };
 }

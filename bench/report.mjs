@@ -108,7 +108,9 @@ class Timings {
   /** The median of `engine`'s per-run speed over `other`'s. @param {Workload} workload @param {Engine} engine @param {Engine} other */
   ratioOf(workload, engine, other) {
     const theirs = this.runs(workload, other);
-    return median(this.runs(workload, engine).flatMap((sample, run) => (theirs[run] === undefined ? [] : [sample.perSecond / theirs[run].perSecond])));
+    return median(
+      this.runs(workload, engine).flatMap((sample, run) => (theirs[run] === undefined ? [] : [sample.perSecond / theirs[run].perSecond])),
+    );
   }
 }
 
@@ -140,7 +142,8 @@ function ourMemoryCost(memory) {
  */
 function checkCollections(alloc) {
   const { checks, control } = alloc;
-  const extra = Math.max(0, checks.minor - control.minor) + Math.max(0, checks.major - control.major) + Math.max(0, checks.other - control.other);
+  const extra =
+    Math.max(0, checks.minor - control.minor) + Math.max(0, checks.major - control.major) + Math.max(0, checks.other - control.other);
   const extraGrowth = checks.heapDelta - control.heapDelta;
   return { extra, extraGrowth, ok: extra === 0 && extraGrowth < 1e6 };
 }
@@ -189,7 +192,11 @@ function targetsSection({ samples, memory, alloc }) {
       `${times(compile)} (${value('compile', wasm)} against ${value('parse', robotsParser)})`,
       mark(compile >= 3),
     ],
-    ['crawler mix, single `rules.isAllowed`: ≥ 20× robots-parser', `${times(crawler)} (${value('crawler', wasm)} against ${value('crawler', robotsParser)})`, mark(crawler >= 20)],
+    [
+      'crawler mix, single `rules.isAllowed`: ≥ 20× robots-parser',
+      `${times(crawler)} (${value('crawler', wasm)} against ${value('crawler', robotsParser)})`,
+      mark(crawler >= 20),
+    ],
     ['one hot site, single check: ≥ 8 M/s', value('hot', wasm), mark(hot >= 8e6)],
     ['one hot site, batch through the bytes entry (`rules.isAllowedBytes`): ≥ 20 M/s', value('batch-bytes', wasm), mark(batch >= 20e6)],
     [
@@ -239,11 +246,13 @@ function throughputSection({ samples }) {
       return `${rate(t.median(workload, engine), /** @type {Timing} */ (runs[0]).unit)}${note} ±${(t.spread(workload, engine) * 100).toFixed(0)}%`;
     });
     const dropInRatio = t.ratioOf(workload, dropIn, robotsParser);
-    lines.push(`| ${TITLES[workload]} | ${cells.join(' | ')} | ${times(t.ratio(workload, robotsParser))} | ${times(dropInRatio)} | ${times(t.ratio(workload, guard))} |`);
+    lines.push(
+      `| ${TITLES[workload]} | ${cells.join(' | ')} | ${times(t.ratio(workload, robotsParser))} | ${times(dropInRatio)} | ${times(t.ratio(workload, guard))} |`,
+    );
   }
   lines.push(
     '',
-    'Parse only: `parseRobotsTxt(body)`, groups read, nothing compiled. Parse + compile: `parseRobotsTxt(body).forAgent(\'Googlebot\')`, ' +
+    "Parse only: `parseRobotsTxt(body)`, groups read, nothing compiled. Parse + compile: `parseRobotsTxt(body).forAgent('Googlebot')`, " +
       'then `dispose()`. robots-parser takes text: the corpus is decoded before timing, except on the way to a first verdict, which ' +
       'starts from bytes for every engine. Its parse builds all it checks with, so its parse row stands for its parse + compile ' +
       '("its parse"). robots-txt-guard has no parser: it is built from our parser\'s groups, so its compile row times that ' +
@@ -269,7 +278,8 @@ function everyRunSection({ samples, runs }) {
       // Runs of a workload that stands for another (sameAs) are listed once, under their own workload.
       if (engine.sameAs?.[workload] !== undefined) continue;
       const timed = t.runs(workload, engine);
-      if (timed.length > 0) lines.push(`| ${workload} / ${engine.label} | ${timed.map((sample) => rate(sample.perSecond, sample.unit)).join(' | ')} |`);
+      if (timed.length > 0)
+        lines.push(`| ${workload} / ${engine.label} | ${timed.map((sample) => rate(sample.perSecond, sample.unit)).join(' | ')} |`);
     }
   }
   // The machine probe (bench/worker.mjs) taken in each task just before timing, as a share of the best seen:
@@ -334,7 +344,7 @@ function allocationSection({ alloc }) {
   const asciiClean = alloc.asciiChecks !== undefined && alloc.asciiChecks.minor <= alloc.control.minor;
   lines.push(
     '',
-    'Target: no garbage collection attributable to checking (none beyond the control loop\'s, which sees the collections ' +
+    "Target: no garbage collection attributable to checking (none beyond the control loop's, which sees the collections " +
       `V8 starts on its own timers, and under 1 MB more heap growth): ${mark(ok)}` +
       (!ok && asciiClean ? ' (URLs with non-ASCII characters allocate; ASCII URLs do not).' : '.'),
     '',
@@ -370,18 +380,20 @@ function agreementSection({ agreement, disagreements }) {
   lines.push(
     '',
     'Our batch entries and the TS executor (the same bytecode) must agree 100%. The peers differ on edge cases; the causes found by reading ' +
-      'the differing cases: Google\'s accepted spellings (`Disalow:`, `User Agent:`, `Disallow /x` without a colon), which the ' +
+      "the differing cases: Google's accepted spellings (`Disalow:`, `User Agent:`, `Disallow /x` without a colon), which the " +
       'peers ignore; user-agent lines separated only by non-rule lines (`Crawl-delay`, `Sitemap`) forming one group; several `*` ' +
       'groups merged (robots-txt-guard takes the first) and its substring match of agents (`User-agent: crawler` applies to ' +
-      '`SomeCrawler`); an empty query (`/a?`) dropped by robots-parser\'s URL parser; robots-parser percent-encoding `|`, `[`, `]` ' +
+      "`SomeCrawler`); an empty query (`/a?`) dropped by robots-parser's URL parser; robots-parser percent-encoding `|`, `[`, `]` " +
       'and spaces in the URL but not in the pattern, and trimming Unicode spaces from patterns; `/robots.txt` always allowed ' +
-      '(RFC 9309); Google\'s `index.html` rule. First examples of each engine:',
+      "(RFC 9309); Google's `index.html` rule. First examples of each engine:",
     '',
   );
   for (const engine of ENGINES.slice(1)) {
     for (const example of (disagreements[`crawler/${engine.impl}`] ?? []).slice(0, 3)) {
       const theirs = example.theirs === true ? 'allow' : example.theirs === false ? 'disallow' : String(example.theirs);
-      lines.push(`- ${engine.label}: \`${example.site}\` ${example.agent} \`${example.path}\`: ours ${example.ours ? 'allow' : 'disallow'}, theirs ${theirs}`);
+      lines.push(
+        `- ${engine.label}: \`${example.site}\` ${example.agent} \`${example.path}\`: ours ${example.ours ? 'allow' : 'disallow'}, theirs ${theirs}`,
+      );
     }
   }
   lines.push('');

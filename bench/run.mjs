@@ -65,7 +65,8 @@ function step(args, options = {}) {
     stdio: ['ignore', 'pipe', 'inherit'],
     maxBuffer: 64 * 1024 * 1024,
   });
-  if (result.status !== 0) throw new Error(`bench/worker.mjs ${args.slice(0, 1).concat(args.slice(2)).join(' ')} failed (exit ${result.status ?? result.signal})`);
+  if (result.status !== 0)
+    throw new Error(`bench/worker.mjs ${args.slice(0, 1).concat(args.slice(2)).join(' ')} failed (exit ${result.status ?? result.signal})`);
   return JSON.parse(result.stdout.trim().split('\n').at(-1) ?? '');
 }
 
@@ -116,7 +117,9 @@ function checkAgreement(dir) {
  * @param {string} dir
  */
 function timeAll(dir) {
-  const tasks = WORKLOADS.flatMap((workload) => ENGINES.filter((engine) => engine.passes[workload] !== undefined).map((engine) => ({ workload, impl: engine.impl })));
+  const tasks = WORKLOADS.flatMap((workload) =>
+    ENGINES.filter((engine) => engine.passes[workload] !== undefined).map((engine) => ({ workload, impl: engine.impl })),
+  );
   /** @type {Map<string, Timing[]>} */
   const samples = new Map();
   for (let run = 1; run <= RUNS; run++) {
@@ -158,7 +161,10 @@ function main() {
   try {
     // A snapshot of the build: dist/ may be rebuilt while the benchmark runs, and a run must measure one build.
     cpSync(join(ROOT, 'dist'), join(dir, 'dist'), { recursive: true });
-    const build = createHash('sha256').update(readFileSync(join(dir, 'dist', 'index.js'))).digest('hex').slice(0, 12);
+    const build = createHash('sha256')
+      .update(readFileSync(join(dir, 'dist', 'index.js')))
+      .digest('hex')
+      .slice(0, 12);
     const prepared = prepare(dir);
     const { agreement, disagreements } = checkAgreement(dir);
     const samples = timeAll(dir);

@@ -114,7 +114,13 @@ async function agreement(dir) {
           same++;
         } else if (differing.length < 2000) {
           const { site, agent, path } = describe[single](i);
-          differing.push({ site: inputs.site(site).name, agent, path, ours: ours[i] === 1, theirs: theirs[i] === 2 ? 'undefined' : theirs[i] === 1 });
+          differing.push({
+            site: inputs.site(site).name,
+            agent,
+            path,
+            ours: ours[i] === 1,
+            theirs: theirs[i] === 2 ? 'undefined' : theirs[i] === 1,
+          });
         }
       }
       const key = `${workload}/${engine.impl}`;

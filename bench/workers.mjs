@@ -124,7 +124,10 @@ const format = (/** @type {number} */ ms) => (ms * 1e6 >= 10_000 ? `${(ms * 1e3)
 
 const rows = [];
 /** @type {[string, Site][]} */
-const sites = [['news site (7 rules)', exampleSite()], ['generated site (450 rules)', generatedSite()]];
+const sites = [
+  ['news site (7 rules)', exampleSite()],
+  ['generated site (450 rules)', generatedSite()],
+];
 for (const [name, site] of sites) {
   const workerd = await workerdTimes(site);
   const node = nodeTimes(site);
@@ -141,6 +144,8 @@ for (const [name, site] of sites) {
   }
 }
 console.log(`## Workers: per-check cost in workerd and in Node\n`);
-console.log(`${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${cpus().length} cores; Node ${process.version}; workerd from miniflare; medians of ${ROUNDS}.\n`);
+console.log(
+  `${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${cpus().length} cores; Node ${process.version}; workerd from miniflare; medians of ${ROUNDS}.\n`,
+);
 console.log('| site | call | Node | workerd | workerd / Node |\n| --- | --- | ---: | ---: | ---: |');
 console.log(rows.join('\n'));

@@ -88,13 +88,7 @@ export function pathsForPattern(pattern) {
   if (!filled.startsWith('/')) filled = `/${filled}`;
   const last = filled.charCodeAt(filled.length - 1);
   const sibling = filled.length > 1 ? filled.slice(0, -1) + (last === 0x78 /* x */ ? 'y' : 'x') : '/x';
-  const paths = [
-    filled,
-    `${filled}deeper/page.html`,
-    sibling,
-    `${filled}?q=1&ref=x`,
-    `${filled}${filled.endsWith('/') ? '' : '/'}café/ü`,
-  ];
+  const paths = [filled, `${filled}deeper/page.html`, sibling, `${filled}?q=1&ref=x`, `${filled}${filled.endsWith('/') ? '' : '/'}café/ü`];
   // `$` exact is `filled` itself; exact plus a suffix must then no longer match the anchored rule.
   if (anchored) paths.push(`${filled}x`);
   return paths;

@@ -54,9 +54,7 @@ describe('file-wide directives', () => {
 
   it('cleans URLs with Clean-param where the prefix matches', () => {
     expect(robots.cleanParams).toEqual([{ params: ['ref', 'utm_source'], pathPrefix: '/books/', line: 14 }]);
-    expect(robots.cleanUrl('https://example.com/books/1?ref=home&page=2&utm_source=x')).toBe(
-      'https://example.com/books/1?page=2',
-    );
+    expect(robots.cleanUrl('https://example.com/books/1?ref=home&page=2&utm_source=x')).toBe('https://example.com/books/1?page=2');
     expect(robots.cleanUrl('https://example.com/music/1?ref=home')).toBe('https://example.com/music/1?ref=home');
   });
 
@@ -81,7 +79,8 @@ describe('compiled rules', () => {
     const before = matcherInfo().wasmBytesInUse;
     const shared = fresh.forAgent('OtherBot');
     const grown = matcherInfo().wasmBytesInUse;
-    for (let i = 0; i < 2_000; i++) expect(fresh.forAgent(`Random${String.fromCharCode(97 + (i % 26))}${'x'.repeat(i % 50)}Bot`)).toBe(shared);
+    for (let i = 0; i < 2_000; i++)
+      expect(fresh.forAgent(`Random${String.fromCharCode(97 + (i % 26))}${'x'.repeat(i % 50)}Bot`)).toBe(shared);
     expect(matcherInfo().wasmBytesInUse).toBe(grown);
     expect(grown).toBeGreaterThan(before);
     expect(fresh.forAgent('examplebot')).not.toBe(shared);
@@ -123,9 +122,7 @@ describe('compiled rules', () => {
   });
 
   it('rejects an output array that is too short', () => {
-    expect(() => parseRobotsTxt(SITE).forAgent('OtherBot').isAllowedManyInto(['/a', '/b'], new Uint8Array(1))).toThrow(
-      RangeError,
-    );
+    expect(() => parseRobotsTxt(SITE).forAgent('OtherBot').isAllowedManyInto(['/a', '/b'], new Uint8Array(1))).toThrow(RangeError);
   });
 });
 

@@ -41,9 +41,40 @@ function randomBytes(length: number, seed: number): Uint8Array {
  */
 function robotsLikeGarbage(length: number, seed: number): Uint8Array {
   const pieces = [
-    'User-agent:', 'user agent ', 'Allow:', 'Disallow:', 'dissallow:', 'Sitemap:', 'Crawl-delay:', 'Host:',
-    'Clean-param:', 'Request-rate:', 'Visit-time:', ' ', '\t', ':', '*', '$', '/', '%', '%2F', '%41', '#', '?',
-    '\n', '\r', '\r\n', '\n\r', '\u0000', '\u00a0', 'é', '\uFEFF', 'Googlebot', 'ExampleBot', '1.5', '1/10',
+    'User-agent:',
+    'user agent ',
+    'Allow:',
+    'Disallow:',
+    'dissallow:',
+    'Sitemap:',
+    'Crawl-delay:',
+    'Host:',
+    'Clean-param:',
+    'Request-rate:',
+    'Visit-time:',
+    ' ',
+    '\t',
+    ':',
+    '*',
+    '$',
+    '/',
+    '%',
+    '%2F',
+    '%41',
+    '#',
+    '?',
+    '\n',
+    '\r',
+    '\r\n',
+    '\n\r',
+    '\u0000',
+    '\u00a0',
+    'é',
+    '\uFEFF',
+    'Googlebot',
+    'ExampleBot',
+    '1.5',
+    '1/10',
   ].map((piece) => new TextEncoder().encode(piece));
   const noise = randomBytes(length, seed);
   const out = new Uint8Array(length);
@@ -233,7 +264,10 @@ describe('a very long line', TIMEOUT, () => {
 
   // spec: as above: the limit is on bytes, so a line of exactly 16,663 bytes is whole
   it('cuts a line of 16,664 bytes but not one of 16,663', () => {
-    for (const [extra, cut] of [[0, false], [1, true]] as const) {
+    for (const [extra, cut] of [
+      [0, false],
+      [1, true],
+    ] as const) {
       const line = KEPT_PATTERN + 'b'.repeat(extra);
       const robots = parseRobotsTxt(`User-agent: *\r\n${KEY}${line}\r\nAllow: /a\r\n`);
       const codes = robots.diagnostics.filter((diagnostic) => diagnostic.line === 2).map((diagnostic) => diagnostic.code);
@@ -372,7 +406,11 @@ describe('arguments of the wrong type', TIMEOUT, () => {
     const notUrls: readonly unknown[] = [...NOT_STRINGS.map(([, url]) => url), { pathname: '/private' }, ['/private'], new Uint8Array(1)];
     for (const url of notUrls) {
       const what = Object.prototype.toString.call(url);
-      for (const ask of [() => rules.isAllowed(url as URL), () => rules.explain(url as URL), () => robots.isAllowed(url as URL, 'ExampleBot')]) {
+      for (const ask of [
+        () => rules.isAllowed(url as URL),
+        () => rules.explain(url as URL),
+        () => robots.isAllowed(url as URL, 'ExampleBot'),
+      ]) {
         expect(ask, what).toThrow(TypeError);
         expect(ask, what).toThrow(/string or a URL object/);
       }
@@ -390,7 +428,18 @@ describe('arguments of the wrong type', TIMEOUT, () => {
 
   // AgentRules.isAllowedManyInto writes one byte per URL into `out`, which must be a Uint8Array.
   it('refuses an out that is not a Uint8Array with a TypeError that says so, with both matchers', () => {
-    const notBytes: readonly unknown[] = [[], [0, 0], new Array(2), new Uint16Array(2), new Uint8ClampedArray(2), new ArrayBuffer(2), null, {}, '00', 2];
+    const notBytes: readonly unknown[] = [
+      [],
+      [0, 0],
+      new Array(2),
+      new Uint16Array(2),
+      new Uint8ClampedArray(2),
+      new ArrayBuffer(2),
+      null,
+      {},
+      '00',
+      2,
+    ];
     for (const matcher of MATCHERS) {
       setMatcher(matcher);
       const rules = parseRobotsTxt('User-agent: *\nDisallow: /private\n').forAgent('ExampleBot');

@@ -24,7 +24,9 @@ async function inFreshProcess(build: Build, body: string): Promise<unknown> {
       ? "const lib = require('robotstxt-wasm'); const robotsParser = require('robotstxt-wasm/compat/robots-parser');"
       : "const lib = await import('robotstxt-wasm'); const robotsParser = (await import('robotstxt-wasm/compat/robots-parser')).default;";
   const script = build === 'cjs' ? `${load}\n(async () => {\n${body}\n})();` : `${load}\n${body}`;
-  const { stdout } = await execFileAsync(process.execPath, ['--input-type', build === 'cjs' ? 'commonjs' : 'module', '-e', script], { cwd: ROOT });
+  const { stdout } = await execFileAsync(process.execPath, ['--input-type', build === 'cjs' ? 'commonjs' : 'module', '-e', script], {
+    cwd: ROOT,
+  });
   return JSON.parse(stdout) as unknown;
 }
 
@@ -64,7 +66,9 @@ describe('the ESM and CommonJS builds', () => {
       inFreshProcess(build, `console.log(JSON.stringify({ main: Object.keys(lib).sort(), dropIn: typeof robotsParser }));`);
     const [esm, cjs] = await Promise.all(builds.map(names));
     expect(cjs).toEqual(esm);
-    expect((esm as { main: string[] }).main).toEqual(expect.arrayContaining(['parseRobotsTxt', 'RobotsCache', 'lintRobotsTxt', 'productToken', 'setMatcher']));
+    expect((esm as { main: string[] }).main).toEqual(
+      expect.arrayContaining(['parseRobotsTxt', 'RobotsCache', 'lintRobotsTxt', 'productToken', 'setMatcher']),
+    );
     expect((esm as { dropIn: string }).dropIn).toBe('function');
   });
 
@@ -80,7 +84,12 @@ const afterLoad = ask();
 lib.setMatcher('typescript');
 console.log(JSON.stringify({ kind, beforeLoad, afterLoad, typescript: ask() }));`,
       );
-    const [esm, cjs] = (await Promise.all(builds.map(run))) as { kind: string; beforeLoad: unknown[]; afterLoad: unknown[]; typescript: unknown[] }[];
+    const [esm, cjs] = (await Promise.all(builds.map(run))) as {
+      kind: string;
+      beforeLoad: unknown[];
+      afterLoad: unknown[];
+      typescript: unknown[];
+    }[];
     expect(esm!.kind).toBe('wasm');
     expect(esm!.beforeLoad.length).toBeGreaterThan(50);
     expect(esm!.afterLoad).toEqual(esm!.beforeLoad);

@@ -26,7 +26,9 @@ afterAll(() => {
 
 /** What the string API says for each range: the contract, written out. */
 function expected(rules: AgentRules, bytes: Uint8Array, ranges: Uint32Array, count = ranges.length >> 1): number[] {
-  return Array.from({ length: count }, (_, i) => (rules.isAllowed(decoder.decode(bytes.subarray(ranges[2 * i], ranges[2 * i + 1]))) ? 1 : 0));
+  return Array.from({ length: count }, (_, i) =>
+    rules.isAllowed(decoder.decode(bytes.subarray(ranges[2 * i], ranges[2 * i + 1]))) ? 1 : 0,
+  );
 }
 
 /** Lines joined by "\n" into one buffer, and each line's [start, end) in it. */
@@ -57,24 +59,96 @@ function concat(parts: readonly Uint8Array[]): Uint8Array {
 // ---------------------------------------------------------------------------------------------------------
 // Generators: robots files of random rules, and URL lines biased toward what changes a verdict.
 
-const PATTERN_TOKENS = ['/', '/', 'a', 'b', '.', '?', '=', '%', '%41', '%2F', '%e9', '%C3%A9', '%EF%BF%BD', '%FF', '*', '$', 'é', 'ツ', '\uFFFD', ';', 'ab'];
+const PATTERN_TOKENS = [
+  '/',
+  '/',
+  'a',
+  'b',
+  '.',
+  '?',
+  '=',
+  '%',
+  '%41',
+  '%2F',
+  '%e9',
+  '%C3%A9',
+  '%EF%BF%BD',
+  '%FF',
+  '*',
+  '$',
+  'é',
+  'ツ',
+  '\uFFFD',
+  ';',
+  'ab',
+];
 const pattern = fc
   .tuple(fc.constantFrom('/', '/', '/', '*', ''), fc.array(fc.constantFrom(...PATTERN_TOKENS), { maxLength: 6 }))
   .map(([head, body]) => head + body.join(''));
 /** Rules that tell a U+FFFD from the bytes it replaced, and a dropped byte order mark from a kept one. */
-const TELLING_RULES = ['Disallow: /*%EF%BF%BD', 'Allow: /*%FF', 'Disallow: /*%ED%A0%80', 'Disallow: //', 'Disallow: /*%EF%BB%BF', 'Allow: /*%C3'];
+const TELLING_RULES = [
+  'Disallow: /*%EF%BF%BD',
+  'Allow: /*%FF',
+  'Disallow: /*%ED%A0%80',
+  'Disallow: //',
+  'Disallow: /*%EF%BB%BF',
+  'Allow: /*%C3',
+];
 const robotsFile = fc
   .tuple(fc.array(fc.tuple(fc.constantFrom('Allow', 'Disallow', 'Disallow'), pattern), { maxLength: 10 }), fc.subarray(TELLING_RULES))
   .map(([rules, telling]) => `User-agent: *\n${[...rules.map(([kind, p]) => `${kind}: ${p}`), ...telling].join('\n')}\n`);
 const profile = fc.constantFrom('rfc9309', 'google') as fc.Arbitrary<'rfc9309' | 'google'>;
 
 const URL_TOKENS = [
-  '/', '/', '/', 'a', 'b', 'ab', '.', '?', '=', '&', '%', '%41', '%2F', '%e9', '%C3%A9', '%FF', '*', '$', '#', '#/a', ';',
-  'é', 'ツ', '😀', '\uFFFD', '\uFEFF', '\u0000', 'robots.txt', ' ',
+  '/',
+  '/',
+  '/',
+  'a',
+  'b',
+  'ab',
+  '.',
+  '?',
+  '=',
+  '&',
+  '%',
+  '%41',
+  '%2F',
+  '%e9',
+  '%C3%A9',
+  '%FF',
+  '*',
+  '$',
+  '#',
+  '#/a',
+  ';',
+  'é',
+  'ツ',
+  '😀',
+  '\uFFFD',
+  '\uFEFF',
+  '\u0000',
+  'robots.txt',
+  ' ',
 ];
-const urlPrefix = fc.constantFrom('', '', '', 'https://h.com', 'http://h.com:8080', '//h.com', 'h.com', '\uFEFF', '\uFEFF/x', '\uFEFF//h.com', '\uFEFF\uFEFF//h', 'http://');
+const urlPrefix = fc.constantFrom(
+  '',
+  '',
+  '',
+  'https://h.com',
+  'http://h.com:8080',
+  '//h.com',
+  'h.com',
+  '\uFEFF',
+  '\uFEFF/x',
+  '\uFEFF//h.com',
+  '\uFEFF\uFEFF//h',
+  'http://',
+);
 const urlText: fc.Arbitrary<string> = fc.oneof(
-  { weight: 8, arbitrary: fc.tuple(urlPrefix, fc.array(fc.constantFrom(...URL_TOKENS), { maxLength: 12 })).map(([a, b]) => a + b.join('')) },
+  {
+    weight: 8,
+    arbitrary: fc.tuple(urlPrefix, fc.array(fc.constantFrom(...URL_TOKENS), { maxLength: 12 })).map(([a, b]) => a + b.join('')),
+  },
   { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 20 }) },
   { weight: 1, arbitrary: fc.constantFrom('', '/', '#', '?', '/robots.txt', 'https://h.com/private') },
 );
@@ -84,24 +158,64 @@ const urlText: fc.Arbitrary<string> = fc.oneof(
  * overlong forms, encoded surrogates, code points past U+10FFFF, sequences cut short, bytes never used.
  */
 const ODD_BYTES: readonly (readonly number[])[] = [
-  [0x80], [0xbf], [0x80, 0x80], // lone continuation bytes
-  [0xc0, 0xaf], [0xc1, 0xbf], [0xe0, 0x80, 0xaf], [0xe0, 0x9f, 0xbf], [0xf0, 0x80, 0x80, 0xaf], [0xf0, 0x8f, 0xbf, 0xbf], // overlong
-  [0xed, 0xa0, 0x80], [0xed, 0xbf, 0xbf], [0xed, 0xa0, 0x80, 0xed, 0xb0, 0x80], // surrogates
-  [0xf4, 0x90, 0x80, 0x80], [0xf5, 0x80, 0x80, 0x80], [0xf7, 0xbf, 0xbf, 0xbf], // past U+10FFFF
-  [0xc3], [0xe2, 0x82], [0xf0, 0x9f, 0x98], [0xe2], [0xf0], // cut short
-  [0xfe], [0xff], [0xc3, 0x2f], [0xe2, 0x82, 0x2f], // bytes never used; a lead followed by ASCII
-  [0xc3, 0xa9], [0xed, 0x9f, 0xbf], [0xee, 0x80, 0x80], [0xf4, 0x8f, 0xbf, 0xbf], [0xef, 0xbf, 0xbd], [0xef, 0xbb, 0xbf], // valid
-  [0x2f], [0x25], [0x23], [0x3f], [0x25, 0x46, 0x46],
+  [0x80],
+  [0xbf],
+  [0x80, 0x80], // lone continuation bytes
+  [0xc0, 0xaf],
+  [0xc1, 0xbf],
+  [0xe0, 0x80, 0xaf],
+  [0xe0, 0x9f, 0xbf],
+  [0xf0, 0x80, 0x80, 0xaf],
+  [0xf0, 0x8f, 0xbf, 0xbf], // overlong
+  [0xed, 0xa0, 0x80],
+  [0xed, 0xbf, 0xbf],
+  [0xed, 0xa0, 0x80, 0xed, 0xb0, 0x80], // surrogates
+  [0xf4, 0x90, 0x80, 0x80],
+  [0xf5, 0x80, 0x80, 0x80],
+  [0xf7, 0xbf, 0xbf, 0xbf], // past U+10FFFF
+  [0xc3],
+  [0xe2, 0x82],
+  [0xf0, 0x9f, 0x98],
+  [0xe2],
+  [0xf0], // cut short
+  [0xfe],
+  [0xff],
+  [0xc3, 0x2f],
+  [0xe2, 0x82, 0x2f], // bytes never used; a lead followed by ASCII
+  [0xc3, 0xa9],
+  [0xed, 0x9f, 0xbf],
+  [0xee, 0x80, 0x80],
+  [0xf4, 0x8f, 0xbf, 0xbf],
+  [0xef, 0xbf, 0xbd],
+  [0xef, 0xbb, 0xbf], // valid
+  [0x2f],
+  [0x25],
+  [0x23],
+  [0x3f],
+  [0x25, 0x46, 0x46],
 ];
 const rawLine: fc.Arbitrary<Uint8Array> = fc.oneof(
-  { weight: 3, arbitrary: fc.tuple(urlText, fc.array(fc.constantFrom(...ODD_BYTES), { maxLength: 6 }), urlText).map(([a, odd, b]) => concat([encoder.encode(a), Uint8Array.from(odd.flat()), encoder.encode(b)])) },
+  {
+    weight: 3,
+    arbitrary: fc
+      .tuple(urlText, fc.array(fc.constantFrom(...ODD_BYTES), { maxLength: 6 }), urlText)
+      .map(([a, odd, b]) => concat([encoder.encode(a), Uint8Array.from(odd.flat()), encoder.encode(b)])),
+  },
   { weight: 1, arbitrary: fc.uint8Array({ maxLength: 24 }) },
-  { weight: 1, arbitrary: fc.array(fc.constantFrom(...ODD_BYTES), { minLength: 1, maxLength: 8 }).map((runs) => Uint8Array.from(runs.flat())) },
+  {
+    weight: 1,
+    arbitrary: fc.array(fc.constantFrom(...ODD_BYTES), { minLength: 1, maxLength: 8 }).map((runs) => Uint8Array.from(runs.flat())),
+  },
 );
-const line: fc.Arbitrary<Uint8Array> = fc.oneof({ weight: 2, arbitrary: urlText.map((text) => encoder.encode(text)) }, { weight: 2, arbitrary: rawLine });
+const line: fc.Arbitrary<Uint8Array> = fc.oneof(
+  { weight: 2, arbitrary: urlText.map((text) => encoder.encode(text)) },
+  { weight: 2, arbitrary: rawLine },
+);
 
 /** Extra ranges anywhere in a buffer: overlapping, empty, in any order (as fractions of its length). */
-const extraRanges = fc.array(fc.tuple(fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true })), { maxLength: 8 });
+const extraRanges = fc.array(fc.tuple(fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true })), {
+  maxLength: 8,
+});
 
 function withExtras(bytes: Uint8Array, ranges: Uint32Array, extras: readonly (readonly [number, number])[]): Uint32Array {
   const all = new Uint32Array(ranges.length + extras.length * 2);
@@ -148,19 +262,31 @@ describe('isAllowedBytes decides each range as isAllowed decides the TextDecoder
     it(`on lines longer than the 64 KiB input region, valid or not (${matcher})`, () => {
       setMatcher(matcher);
       const long = fc
-        .tuple(urlText, fc.constantFrom('a', 'é', '%41', '*', '/', 'ab?'), fc.integer({ min: INPUT_BYTES - 8, max: INPUT_BYTES * 2 }), fc.constantFrom([], [0xff], [0xed, 0xa0, 0x80], [0xc3]), urlText)
+        .tuple(
+          urlText,
+          fc.constantFrom('a', 'é', '%41', '*', '/', 'ab?'),
+          fc.integer({ min: INPUT_BYTES - 8, max: INPUT_BYTES * 2 }),
+          fc.constantFrom([], [0xff], [0xed, 0xa0, 0x80], [0xc3]),
+          urlText,
+        )
         .map(([head, unit, bytes, odd, tail]) => {
           const body = encoder.encode(head + unit.repeat(Math.ceil(bytes / encoder.encode(unit).length)));
           return concat([body.subarray(0, bytes), Uint8Array.from(odd), encoder.encode(tail)]);
         });
       fc.assert(
-        fc.property(robotsFile, profile, fc.array(fc.oneof(long, line), { minLength: 1, maxLength: 4 }), extraRanges, (file, profile, lines, extras) => {
-          const rules = parseRobotsTxt(file, { profile }).forAgent('ExampleBot');
-          const { bytes, ranges: lineRanges } = pack(lines);
-          const ranges = withExtras(bytes, lineRanges, extras);
-          expect(Array.from(rules.isAllowedBytes(bytes, ranges))).toEqual(expected(rules, bytes, ranges));
-          rules.dispose();
-        }),
+        fc.property(
+          robotsFile,
+          profile,
+          fc.array(fc.oneof(long, line), { minLength: 1, maxLength: 4 }),
+          extraRanges,
+          (file, profile, lines, extras) => {
+            const rules = parseRobotsTxt(file, { profile }).forAgent('ExampleBot');
+            const { bytes, ranges: lineRanges } = pack(lines);
+            const ranges = withExtras(bytes, lineRanges, extras);
+            expect(Array.from(rules.isAllowedBytes(bytes, ranges))).toEqual(expected(rules, bytes, ranges));
+            rules.dispose();
+          },
+        ),
         { numRuns: 25 },
       );
     });
@@ -171,7 +297,13 @@ describe('isAllowedBytes decides each range as isAllowed decides the TextDecoder
     const rules = parseRobotsTxt('User-agent: *\nDisallow: /*%EF%BF%BD\n').forAgent('ExampleBot');
     const odd = ODD_BYTES.filter((run) => !run.includes(0x23)); // no '#': every byte is in the path
     const oddLine = fc
-      .array(fc.oneof(fc.constantFrom(...odd), fc.uint8Array({ maxLength: 6 }).map((bytes) => Array.from(bytes).filter((byte) => byte !== 0x23))), { maxLength: 8 })
+      .array(
+        fc.oneof(
+          fc.constantFrom(...odd),
+          fc.uint8Array({ maxLength: 6 }).map((bytes) => Array.from(bytes).filter((byte) => byte !== 0x23)),
+        ),
+        { maxLength: 8 },
+      )
       .map((runs) => Uint8Array.from([0x2f, 0x61, ...runs.flat()])); // "/a…": no "//" to read as a host
     fc.assert(
       fc.property(fc.array(oddLine, { minLength: 1, maxLength: 20 }), (lines) => {
@@ -199,7 +331,9 @@ describe('isAllowedBytes decides each range as isAllowed decides the TextDecoder
   for (const matcher of MATCHERS) {
     it(`fills many chunks of the input region, at its exact size and one past it, in order and shuffled (${matcher})`, () => {
       setMatcher(matcher);
-      const rules = parseRobotsTxt('User-agent: *\nDisallow: /p\nAllow: /p/ok\nDisallow: /*.pdf$\nDisallow: /caf%C3%A9\n').forAgent('ExampleBot');
+      const rules = parseRobotsTxt('User-agent: *\nDisallow: /p\nAllow: /p/ok\nDisallow: /*.pdf$\nDisallow: /caf%C3%A9\n').forAgent(
+        'ExampleBot',
+      );
       const kinds = ['/p/x', '/p/ok/y', '/a.pdf', '/a.pdf?x', 'https://h.com/café', '/caf\uFFFD', '/free', ''];
       const lines: Uint8Array[] = [];
       for (let i = 0; i < 9_000; i++) lines.push(encoder.encode(`${kinds[i % kinds.length]}${'x'.repeat(i % 50)}`));
@@ -232,7 +366,18 @@ describe('isAllowedBytes reads the bytes as a TextDecoder does', () => {
       const rules = parseRobotsTxt('User-agent: *\nDisallow: /x\nDisallow: /*%EF%BF%BD\n').forAgent('ExampleBot');
       const bom = [0xef, 0xbb, 0xbf];
       const text = (value: string): number[] => Array.from(encoder.encode(value));
-      const bytes = Uint8Array.from([...bom, ...text('//h/x'), ...bom, ...bom, ...text('//h/x'), ...text('/a'), 0xff, ...text('/a'), 0xc3, 0xa9]);
+      const bytes = Uint8Array.from([
+        ...bom,
+        ...text('//h/x'),
+        ...bom,
+        ...bom,
+        ...text('//h/x'),
+        ...text('/a'),
+        0xff,
+        ...text('/a'),
+        0xc3,
+        0xa9,
+      ]);
       // [BOM //h/x] reads "//h/x", host h, path /x; [BOM BOM //h/x] reads "\uFEFF//h/x", host "\uFEFF", path
       // //h/x; "/a\xff" reads "/a\uFFFD", which is /a%EF%BF%BD; "/aé" is valid, /a%C3%A9.
       const ranges = Uint32Array.of(0, 8, 8, 19, 19, 22, 22, 26);
@@ -271,7 +416,10 @@ describe('isAllowedBytes refuses bad arguments with typed errors, before decidin
       const bytes = encoder.encode('/a\n/private');
       const ranges = Uint32Array.of(0, 2, 3, 11);
       const out = new Uint8Array(2).fill(7);
-      const ask = (...args: unknown[]) => () => (rules.isAllowedBytes as (...a: unknown[]) => Uint8Array)(...args);
+      const ask =
+        (...args: unknown[]) =>
+        () =>
+          (rules.isAllowedBytes as (...a: unknown[]) => Uint8Array)(...args);
       for (const notBytes of ['/a', [0x2f], new Uint16Array(11), new Uint8ClampedArray(11), new ArrayBuffer(11), null, undefined]) {
         expect(ask(notBytes, ranges), String(notBytes)).toThrow(/bytes must be a Uint8Array/);
         expect(ask(notBytes, ranges)).toThrow(TypeError);
@@ -326,7 +474,7 @@ describe('isAllowedBytes and WebAssembly memory', () => {
 });
 
 describeCorpus('isAllowedBytes on the real-world corpus', () => {
-  it('agrees with the string API on URLs made from every file\'s own patterns, with both matchers', () => {
+  it("agrees with the string API on URLs made from every file's own patterns, with both matchers", () => {
     const files = loadCorpus().filter((_, i) => i % 8 === 0);
     for (const matcher of MATCHERS) {
       setMatcher(matcher);

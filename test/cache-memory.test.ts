@@ -51,7 +51,8 @@ describe('memory per cached origin', () => {
   // Not within twice the body: the matcher's bytecode alone costs more than the text it comes from when
   // the rules are tiny (a rule-table entry and a prefix-index entry, 20 bytes, per rule of ~10 bytes of
   // text). This pins today's bound so that it cannot grow unnoticed.
-  it('a 500 KB file of many tiny rules stays within 3.2 times its bytes', async () => expectAccounted(await measure('many tiny rules'), 3.2));
+  it('a 500 KB file of many tiny rules stays within 3.2 times its bytes', async () =>
+    expectAccounted(await measure('many tiny rules'), 3.2));
 
   it('keeps no table for explain(): asked after the parse is collected, it parses the body again and names the rule', async () => {
     const junk = await measure('html junk with one rule');

@@ -8,7 +8,14 @@
 import { describe, expect, it } from 'vitest';
 import { responseMaxAge } from '../src/fetch/cache-control.js';
 import { CACHE_LIMITS } from '../src/fetch/cache-policy.js';
-import { nextEntry, validatorsOf, type Entry, type FetchFacts, type Fetched, type TransitionPolicy } from '../src/fetch/cache-transitions.js';
+import {
+  nextEntry,
+  validatorsOf,
+  type Entry,
+  type FetchFacts,
+  type Fetched,
+  type TransitionPolicy,
+} from '../src/fetch/cache-transitions.js';
 import type { NotModified } from '../src/fetch/fetch-robots.js';
 import { outcomeOf, reasonForStatus, type RobotsFetchReason } from '../src/fetch/outcome.js';
 import { retryAfterSeconds } from '../src/fetch/retry-after.js';
@@ -142,7 +149,7 @@ describe('a 2xx: a new copy, used for its lifetime', () => {
 });
 
 describe('a 4xx: allow all, cached like a file', () => {
-  it('404, 401 and 403 alike: no file, everything allowed, for the answer\'s own lifetime (RFC 9309 §2.3.1.3)', () => {
+  it("404, 401 and 403 alike: no file, everything allowed, for the answer's own lifetime (RFC 9309 §2.3.1.3)", () => {
     for (const status of [404, 401, 403, 410]) {
       const entry = nextEntry(undefined, answered(status, { maxAge: 600 }), T, DEFAULTS);
       expect(entry.copy.facts).toMatchObject({ outcome: 'allow-all', reason: 'client-error', status });
@@ -167,7 +174,7 @@ describe('a 4xx: allow all, cached like a file', () => {
 });
 
 describe('redirects', () => {
-  it('redirects that lead nowhere (too many, a loop, no usable Location, refused) allow all, for the last response\'s lifetime (RFC 9309 §2.3.1.2)', () => {
+  it("redirects that lead nowhere (too many, a loop, no usable Location, refused) allow all, for the last response's lifetime (RFC 9309 §2.3.1.2)", () => {
     for (const reason of ['too-many-redirects', 'redirect-loop', 'bad-redirect', 'redirect-refused'] as const) {
       const entry = nextEntry(undefined, ended(reason, { status: 301, redirects: 5, maxAge: 300 }), T, DEFAULTS);
       expect(entry.copy.facts, reason).toMatchObject({ outcome: 'allow-all', reason, status: 301 });
@@ -177,7 +184,13 @@ describe('redirects', () => {
 
   it('a redirect to a page that is not a robots.txt is read as the file it served, and revalidated at that URL (RFC 9309 §2.3.1.2)', () => {
     const page = { name: 'index.html' };
-    const fetched = ok(page, { finalUrl: `${ORIGIN}/index.html`, redirects: 1, looksLikeHtml: true, contentType: 'text/html', etag: '"p"' });
+    const fetched = ok(page, {
+      finalUrl: `${ORIGIN}/index.html`,
+      redirects: 1,
+      looksLikeHtml: true,
+      contentType: 'text/html',
+      etag: '"p"',
+    });
     const entry = nextEntry(undefined, fetched, T, DEFAULTS);
     expect(entry).toMatchObject({ stale: false, expiresAt: T + DAY });
     expect(entry.copy.file).toBe(page);
@@ -204,7 +217,7 @@ describe('304 Not Modified: the copy held, renewed', () => {
     expect(entry.copy.facts).toBe(previous.copy.facts);
   });
 
-  it('a 304 without those headers keeps the copy\'s max-age and validators (RFC 9111 §4.3.4)', () => {
+  it("a 304 without those headers keeps the copy's max-age and validators (RFC 9111 §4.3.4)", () => {
     const previous = held();
     const entry = nextEntry(previous, notModified(), T + 2 * HOUR, DEFAULTS);
     expect(entry.copy).toMatchObject({ maxAge: 3600, etag: '"v1"', lastModified: 'Thu, 01 Jan 2026 00:00:00 GMT' });

@@ -108,7 +108,9 @@ describe('cleanUrl', () => {
   // spec: 001_bbc73aa07f1224b3.txt, "The Clean-param directive" ("Clean-param: sid&sort /forum/*.php")
   it('drops every listed parameter from a path, * matching any run of characters', () => {
     const rules = [rule('sid&sort /forum/*.php')];
-    expect(cleanUrl('/forum/showthread.php?s=681498b9648949605&t=8243&sid=1', rules)).toBe('/forum/showthread.php?s=681498b9648949605&t=8243');
+    expect(cleanUrl('/forum/showthread.php?s=681498b9648949605&t=8243&sid=1', rules)).toBe(
+      '/forum/showthread.php?s=681498b9648949605&t=8243',
+    );
     expect(cleanUrl('/forum/a/b/index.php?sort=asc&sid=2&x=1', rules)).toBe('/forum/a/b/index.php?x=1');
     expect(cleanUrl('/forum/readme.txt?sid=1', rules)).toBe('/forum/readme.txt?sid=1');
   });
@@ -187,7 +189,13 @@ describe('cleanUrl', () => {
   // spec: 001_bbc73aa07f1224b3.txt, "The Clean-param directive" (applies to "page addresses" with the listed parameters)
   it('returns the input itself when nothing applies', () => {
     const rules = [rule('ref /some_dir/')];
-    for (const url of ['/some_dir/page', '/some_dir/page?a=1&&b=2', '/other/page?ref=1', '/some_dir/page?', '/some_dir/page?reference=1&refx']) {
+    for (const url of [
+      '/some_dir/page',
+      '/some_dir/page?a=1&&b=2',
+      '/other/page?ref=1',
+      '/some_dir/page?',
+      '/some_dir/page?reference=1&refx',
+    ]) {
       expect(cleanUrl(url, rules), url).toBe(url);
     }
     expect(cleanUrl('/some_dir/page?ref=1', [])).toBe('/some_dir/page?ref=1');

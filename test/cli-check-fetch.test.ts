@@ -10,7 +10,8 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { run, type Run } from './support/cli.js';
 import { closedPort, closeServers, redirect, startServer, status, text } from './support/http-server.js';
 
-const ROBOTS = 'User-agent: *\nDisallow: /private/\nAllow: /private/press\nCrawl-delay: 2\n\nUser-agent: ExampleBot\nDisallow: /drafts/\n\nSitemap: https://example.com/sitemap.xml\n';
+const ROBOTS =
+  'User-agent: *\nDisallow: /private/\nAllow: /private/press\nCrawl-delay: 2\n\nUser-agent: ExampleBot\nDisallow: /drafts/\n\nSitemap: https://example.com/sitemap.xml\n';
 const HEADER = 'Mozilla/5.0 (compatible; ExampleBot/2.1; +https://example.com/bot)';
 
 const directory = mkdtempSync(join(tmpdir(), 'robotstxt-cli-'));
@@ -20,9 +21,11 @@ writeFileSync(robotsFile, ROBOTS);
 afterEach(closeServers);
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
-
 function jsonLines(stdout: string): Record<string, unknown>[] {
-  return stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+  return stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
 /** A user mistake is a message, never a stack trace. */
@@ -74,7 +77,16 @@ describe('check against a file', () => {
         profile: 'rfc9309',
         source: { kind: 'file', path: robotsFile },
       },
-      { url: '/', allowed: true, line: 0, rule: null, agent: 'OtherBot', matched: 'global', profile: 'rfc9309', source: { kind: 'file', path: robotsFile } },
+      {
+        url: '/',
+        allowed: true,
+        line: 0,
+        rule: null,
+        agent: 'OtherBot',
+        matched: 'global',
+        profile: 'rfc9309',
+        source: { kind: 'file', path: robotsFile },
+      },
     ]);
   });
 
@@ -136,7 +148,10 @@ describe('check: the forms of AGENT', () => {
 
   // RFC 9309 §2.2.1: the library throws a TypeError for an agent that is not a product token.
   it('an agent that is not a product token is a usage error that says what to pass', async () => {
-    expectUsageError(await run(['check', robotsFile, 'Example.Bot', '/']), /AGENT "Example\.Bot" is not a product token: pass the crawler's name/);
+    expectUsageError(
+      await run(['check', robotsFile, 'Example.Bot', '/']),
+      /AGENT "Example\.Bot" is not a product token: pass the crawler's name/,
+    );
   });
 });
 
@@ -287,7 +302,9 @@ describe('fetch', () => {
   });
 
   it('an HTML page served as robots.txt is flagged', async () => {
-    const server = await startServer({ '/robots.txt': text('<!DOCTYPE html><html><body>hi</body></html>', 200, { 'content-type': 'text/html' }) });
+    const server = await startServer({
+      '/robots.txt': text('<!DOCTYPE html><html><body>hi</body></html>', 200, { 'content-type': 'text/html' }),
+    });
     const result = await run(['fetch', server.origin]);
     expect(result.stdout).toContain('content type  text/html, looks like HTML');
   });
@@ -298,7 +315,9 @@ describe('fetch', () => {
     const [report] = jsonLines((await run(['fetch', '--format', 'json', '--max-bytes', '20', server.origin])).stdout);
     expect(report).toMatchObject({ bytes: 20, truncated: true, bytesIgnored: ROBOTS.length - 20 });
     const textReport = await run(['fetch', '--max-bytes', '20', server.origin]);
-    expect(textReport.stdout).toContain(`size          20 bytes parsed, truncated at --max-bytes: ${ROBOTS.length - 20} more bytes ignored`);
+    expect(textReport.stdout).toContain(
+      `size          20 bytes parsed, truncated at --max-bytes: ${ROBOTS.length - 20} more bytes ignored`,
+    );
   });
 
   // RFC 9309 §2.3.1.3

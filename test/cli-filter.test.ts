@@ -50,7 +50,10 @@ function file(name: string, content: string | Uint8Array): string {
 }
 
 const ROBOTS = join(work, 'robots');
-file('robots/example.com', 'User-agent: *\nDisallow: /private/\nAllow: /private/open\n\nUser-agent: ExampleBot\nDisallow: /drafts/\nDisallow: /private/\n');
+file(
+  'robots/example.com',
+  'User-agent: *\nDisallow: /private/\nAllow: /private/open\n\nUser-agent: ExampleBot\nDisallow: /drafts/\nDisallow: /private/\n',
+);
 file('robots/blocked.org', 'User-agent: *\nDisallow: /\n');
 file('robots/ported.net_8080', 'User-agent: *\nDisallow: /p\n');
 file('robots/secure.io_443', 'User-agent: *\nDisallow: /s\n');
@@ -89,15 +92,33 @@ describe('deciding lines', () => {
       'http://EXAMPLE.com/drafts/1?q=2\tdisallowed\t6\tdisallow: /drafts/',
     ]);
     const jsonl = await run([...SOURCE, '--emit', 'all', '--output-format', 'jsonl', '-q', input]);
-    const objects = jsonl.stdout.toString().trim().split('\n').map((line) => JSON.parse(line) as unknown);
+    const objects = jsonl.stdout
+      .toString()
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as unknown);
     expect(objects[1]).toEqual({ url: 'https://example.com/private/x', allowed: false, line: 7, rule: 'disallow: /private/' });
     expect(objects[4]).toEqual({ url: 'https://unknown.example/anything', allowed: true, line: 0, rule: null });
   });
 
   it('names ports as host_PORT, and finds host_443 for a default port; --missing disallow', async () => {
     const result = await run([...SOURCE, '--emit', 'all', '--annotate', '--missing', 'disallow', '-q', file('urls.txt', URLS)]);
-    const verdicts = result.stdout.toString().trim().split('\n').map((line) => line.split('\t')[1]);
-    expect(verdicts).toEqual(['allowed', 'disallowed', 'disallowed', 'disallowed', 'disallowed', 'disallowed', 'disallowed', 'disallowed', 'disallowed']);
+    const verdicts = result.stdout
+      .toString()
+      .trim()
+      .split('\n')
+      .map((line) => line.split('\t')[1]);
+    expect(verdicts).toEqual([
+      'allowed',
+      'disallowed',
+      'disallowed',
+      'disallowed',
+      'disallowed',
+      'disallowed',
+      'disallowed',
+      'disallowed',
+      'disallowed',
+    ]);
   });
 
   it('never reads outside the robots directory: hosts that are not file names have no robots.txt', async () => {
@@ -106,7 +127,12 @@ describe('deciding lines', () => {
     const input = ['http://../outside', 'http://./x', 'http://a%2F..%2Foutside/x', 'https://robots/example.com'].join('\n');
     const result = await run([...SOURCE, '--missing', 'disallow', '--emit', 'all', '--annotate'], input);
     expect(result.code).toBe(0);
-    expect(result.stdout.toString().split('\n').map((line) => line.split('\t')[1])).toEqual(['disallowed', 'disallowed', 'disallowed', 'disallowed', undefined]);
+    expect(
+      result.stdout
+        .toString()
+        .split('\n')
+        .map((line) => line.split('\t')[1]),
+    ).toEqual(['disallowed', 'disallowed', 'disallowed', 'disallowed', undefined]);
     expect(result.stderr).toMatch(/hosts: 4, without robots.txt: 4\n/);
   });
 
@@ -114,11 +140,46 @@ describe('deciding lines', () => {
     const { parseRobotsTxt } = (await import(join(ROOT, 'dist/index.js'))) as typeof import('../src/index.js');
     const body = readFileSync(join(ROBOTS, 'example.com'));
     const rules = parseRobotsTxt(body).forAgent('ExampleBot');
-    const piece = fc.constantFrom('/', 'private', 'drafts', 'open', '%2F', '%70rivate', 'é', '?', '#', '*', '$', ';', '..', '%', 'A', '\u00ff', ' ');
-    const paths = fc.sample(fc.array(piece, { minLength: 1, maxLength: 8 }).map((parts) => parts.join('')), 400);
+    const piece = fc.constantFrom(
+      '/',
+      'private',
+      'drafts',
+      'open',
+      '%2F',
+      '%70rivate',
+      'é',
+      '?',
+      '#',
+      '*',
+      '$',
+      ';',
+      '..',
+      '%',
+      'A',
+      '\u00ff',
+      ' ',
+    );
+    const paths = fc.sample(
+      fc.array(piece, { minLength: 1, maxLength: 8 }).map((parts) => parts.join('')),
+      400,
+    );
     const lines = paths.map((path, i) => `${i % 2 ? 'https' : 'HTTP'}://example.com/${path}`);
-    const result = await run(['--agent', 'ExampleBot', '--robots', join(ROBOTS, 'example.com'), '--emit', 'all', '--annotate', '-q', file('random.txt', `${lines.join('\n')}\n`)]);
-    const verdicts = result.stdout.toString().split('\n').slice(0, -1).map((line) => line.split('\t').at(-3));
+    const result = await run([
+      '--agent',
+      'ExampleBot',
+      '--robots',
+      join(ROBOTS, 'example.com'),
+      '--emit',
+      'all',
+      '--annotate',
+      '-q',
+      file('random.txt', `${lines.join('\n')}\n`),
+    ]);
+    const verdicts = result.stdout
+      .toString()
+      .split('\n')
+      .slice(0, -1)
+      .map((line) => line.split('\t').at(-3));
     expect(verdicts).toEqual(lines.map((line) => (rules.isAllowed(line) ? 'allowed' : 'disallowed')));
   });
 });
@@ -132,29 +193,50 @@ describe('input', () => {
     expect((await run([...SOURCE, '-q', file('urls.bin', gzipSync(input))])).stdout.toString()).toBe(expected);
     expect((await run([...SOURCE, '-q'], gzipSync(input))).stdout.toString()).toBe(expected);
     // Two files, read one after the other.
-    expect((await run([...SOURCE, '-q', file('one.txt', 'https://example.com/1\n'), file('two.txt', 'https://example.com/2\n')])).stdout.toString()).toBe(
-      'https://example.com/1\nhttps://example.com/2\n',
-    );
+    expect(
+      (
+        await run([...SOURCE, '-q', file('one.txt', 'https://example.com/1\n'), file('two.txt', 'https://example.com/2\n')])
+      ).stdout.toString(),
+    ).toBe('https://example.com/1\nhttps://example.com/2\n');
   });
 
   it('--field N of tab- or space-separated lines, --json-field, --format combined', async () => {
     const tabs = 'a\thttps://example.com/ok\tz\nb\thttps://example.com/private/no\tz\nc\n';
     expect((await run([...SOURCE, '--field', '2', '-q'], tabs)).stdout.toString()).toBe('a\thttps://example.com/ok\tz\n');
     const spaces = '1   x   https://example.com/ok\n2 y https://example.com/private/no\n';
-    expect((await run([...SOURCE, '--field', '3', '--delimiter', ' ', '-q'], spaces)).stdout.toString()).toBe('1   x   https://example.com/ok\n');
-    const json = '{"request":{"url":"https://example.com/ok"}}\n{"request":{"url":"https://example.com/private/\\u0078"}}\n{"request":{}}\nnot json\n';
+    expect((await run([...SOURCE, '--field', '3', '--delimiter', ' ', '-q'], spaces)).stdout.toString()).toBe(
+      '1   x   https://example.com/ok\n',
+    );
+    const json =
+      '{"request":{"url":"https://example.com/ok"}}\n{"request":{"url":"https://example.com/private/\\u0078"}}\n{"request":{}}\nnot json\n';
     const decided = await run([...SOURCE, '--json-field', 'request.url', '--emit', 'all', '--annotate', '-q'], json);
-    expect(decided.stdout.toString().split('\n').map((line) => line.split('\t')[1])).toEqual(['allowed', 'disallowed', 'malformed', 'malformed', undefined]);
+    expect(
+      decided.stdout
+        .toString()
+        .split('\n')
+        .map((line) => line.split('\t')[1]),
+    ).toEqual(['allowed', 'disallowed', 'malformed', 'malformed', undefined]);
     const log = [
       '203.0.113.7 - - [23/Nov/2026:10:00:00 +0000] "GET /ok HTTP/1.1" 200 12 "-" "ExampleBot/1.0"',
       '203.0.113.7 - - [23/Nov/2026:10:00:01 +0000] "GET /private/x?y=1 HTTP/1.1" 200 12 "-" "ExampleBot/1.0"',
       '- garbage',
     ].join('\n');
     const combined = await run([...SOURCE, '--format', 'combined', '--host', 'example.com', '--emit', 'all', '--annotate', '-q'], log);
-    expect(combined.stdout.toString().split('\n').map((line) => line.split('\t')[1])).toEqual(['allowed', 'disallowed', 'malformed', undefined]);
-    const vhosts = 'example.com:443 203.0.113.7 - - [23/Nov/2026:10:00:00 +0000] "GET /private/x HTTP/1.1" 200 1 "-" "-"\nported.net:8080 203.0.113.7 - - [23/Nov/2026:10:00:00 +0000] "GET /p HTTP/1.1" 200 1 "-" "-"\n';
+    expect(
+      combined.stdout
+        .toString()
+        .split('\n')
+        .map((line) => line.split('\t')[1]),
+    ).toEqual(['allowed', 'disallowed', 'malformed', undefined]);
+    const vhosts =
+      'example.com:443 203.0.113.7 - - [23/Nov/2026:10:00:00 +0000] "GET /private/x HTTP/1.1" 200 1 "-" "-"\nported.net:8080 203.0.113.7 - - [23/Nov/2026:10:00:00 +0000] "GET /p HTTP/1.1" 200 1 "-" "-"\n';
     const byVhost = await run([...SOURCE, '--format', 'combined', '--emit', 'all', '--annotate', '-q'], vhosts);
-    expect(byVhost.stdout.toString().split('\n').map((line) => line.split('\t')[1])).toEqual(['disallowed', 'disallowed', undefined]);
+    expect(
+      byVhost.stdout
+        .toString()
+        .split('\n')
+        .map((line) => line.split('\t')[1]),
+    ).toEqual(['disallowed', 'disallowed', undefined]);
   });
 
   it('counts malformed lines (not a URL, binary garbage, a 300 KB line, a 5 MB line) and passes them through only with --emit all', async () => {
@@ -183,7 +265,8 @@ describe('stderr on a terminal', () => {
 
   it.skipIf(!hasScript)('shows a progress line (lines/s, bytes, hosts) then the summary; --quiet shows neither', () => {
     const input = file('tty.txt', `${URLS}\n`);
-    const command = (extra: string): string => `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} filter ${SOURCE.join(' ')} ${extra} ${JSON.stringify(input)} > /dev/null`;
+    const command = (extra: string): string =>
+      `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} filter ${SOURCE.join(' ')} ${extra} ${JSON.stringify(input)} > /dev/null`;
     const shown = spawnSync('script', ['-qec', command(''), '/dev/null'], { cwd: work }).stdout.toString();
     expect(shown).toMatch(/\r\x1b\[K9 lines, [\d,]+ lines\/s, [\d.]+ KiB \(100 %\), 6 hosts/);
     expect(shown).toMatch(/lines: 9\r?\nallowed: 3/);
@@ -222,7 +305,10 @@ function generatedLog(lines: number): Buffer {
   const parts: string[] = [];
   for (let i = 0; i < lines; i++) {
     if (i % 997 === 0) parts.push(`garbage line ${i}\n`);
-    else parts.push(`https://${hosts[i % hosts.length]}/${['private', 'drafts', 'p', 's', 'open', 'café'][i % 6]}/${i}?q=${i % 13}${i % 7 === 0 ? '\r' : ''}\n`);
+    else
+      parts.push(
+        `https://${hosts[i % hosts.length]}/${['private', 'drafts', 'p', 's', 'open', 'café'][i % 6]}/${i}?q=${i % 13}${i % 7 === 0 ? '\r' : ''}\n`,
+      );
   }
   return Buffer.from(parts.join(''));
 }
@@ -252,7 +338,9 @@ describe('worker threads and the split contract', () => {
 
   it('streams a large input with flat memory (a 64 MiB heap for 3 million lines)', async () => {
     const lines = 3_000_000;
-    const generator = spawn(process.execPath, ['-e', `
+    const generator = spawn(process.execPath, [
+      '-e',
+      `
       const hosts = ['example.com', 'blocked.org', 'unknown.example'];
       let chunk = '';
       let i = 0;
@@ -264,7 +352,8 @@ describe('worker threads and the split contract', () => {
         }
         process.stdout.end(chunk);
       }
-      more();`]);
+      more();`,
+    ]);
     const filter = spawn(process.execPath, ['--max-old-space-size=64', CLI, 'filter', ...SOURCE, '--workers', '1'], { cwd: work });
     generator.stdout.pipe(filter.stdin);
     let kept = 0;
@@ -286,9 +375,31 @@ describe('--fetch', () => {
     const gone = await startServer({});
     const input = [`${site.origin}/a`, `${site.origin}/private/b`, `${gone.origin}/private/c`, `${site.origin}/d`].join('\n');
     const saved = join(work, 'saved');
-    const result = await run(['--agent', 'ExampleBot', '--fetch', '--concurrency', '2', '--user-agent', 'ExampleBot/1.0', '--save-dir', saved, '--emit', 'all', '--annotate', '-q'], input);
+    const result = await run(
+      [
+        '--agent',
+        'ExampleBot',
+        '--fetch',
+        '--concurrency',
+        '2',
+        '--user-agent',
+        'ExampleBot/1.0',
+        '--save-dir',
+        saved,
+        '--emit',
+        'all',
+        '--annotate',
+        '-q',
+      ],
+      input,
+    );
     expect(result.code).toBe(0);
-    expect(result.stdout.toString().split('\n').map((line) => line.split('\t')[1])).toEqual(['allowed', 'disallowed', 'allowed', 'allowed', undefined]);
+    expect(
+      result.stdout
+        .toString()
+        .split('\n')
+        .map((line) => line.split('\t')[1]),
+    ).toEqual(['allowed', 'disallowed', 'allowed', 'allowed', undefined]);
     expect(site.count()).toBe(1);
     expect(site.requests[0]?.headers['user-agent']).toBe('ExampleBot/1.0');
     // The 2xx file as it came; the 404 as an empty file, which allows everything as the 404 did.
@@ -307,18 +418,32 @@ describe('--fetch', () => {
 
   it('keeps deciding by a fetched file after its compiled rules left the cache (--cache-mb 1)', async () => {
     // Three sites whose files compile to more than 1 MiB together: each host's rules are evicted and compiled again.
-    const big = (token: string): string => `User-agent: *\nDisallow: /${token}/\n${Array.from({ length: 12_000 }, (_, i) => `Disallow: /${token}-${i}/x\n`).join('')}`;
+    const big = (token: string): string =>
+      `User-agent: *\nDisallow: /${token}/\n${Array.from({ length: 12_000 }, (_, i) => `Disallow: /${token}-${i}/x\n`).join('')}`;
     const sites = await Promise.all(['a', 'b', 'c'].map((token) => startServer({ '/robots.txt': text(big(token)) })));
     const lines: string[] = [];
-    for (let round = 0; round < 4; round++) sites.forEach((server, i) => lines.push(`${server.origin}/${'abc'[i]}/x`, `${server.origin}/free`));
-    const result = await run(['--agent', 'ExampleBot', '--fetch', '--cache-mb', '1', '--workers', '1', '--emit', 'all', '--annotate', '-q'], `${lines.join('\n')}\n`);
+    for (let round = 0; round < 4; round++)
+      sites.forEach((server, i) => lines.push(`${server.origin}/${'abc'[i]}/x`, `${server.origin}/free`));
+    const result = await run(
+      ['--agent', 'ExampleBot', '--fetch', '--cache-mb', '1', '--workers', '1', '--emit', 'all', '--annotate', '-q'],
+      `${lines.join('\n')}\n`,
+    );
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout.toString().split('\n').slice(0, -1).map((line) => line.split('\t')[1])).toEqual(lines.map((_, i) => (i % 2 === 0 ? 'disallowed' : 'allowed')));
+    expect(
+      result.stdout
+        .toString()
+        .split('\n')
+        .slice(0, -1)
+        .map((line) => line.split('\t')[1]),
+    ).toEqual(lines.map((_, i) => (i % 2 === 0 ? 'disallowed' : 'allowed')));
     for (const server of sites) expect(server.count()).toBe(1);
     // The same from a robots directory: rules evicted while a batch still uses them must keep answering.
     const dir = join(work, 'big-robots');
     sites.forEach((server, i) => file(`big-robots/127.0.0.1_${server.port}`, big('abc'[i] as string)));
-    const fromDir = await run(['--agent', 'ExampleBot', '--robots-dir', dir, '--cache-mb', '1', '--workers', '1', '--emit', 'all', '--annotate', '-q'], `${lines.join('\n')}\n`);
+    const fromDir = await run(
+      ['--agent', 'ExampleBot', '--robots-dir', dir, '--cache-mb', '1', '--workers', '1', '--emit', 'all', '--annotate', '-q'],
+      `${lines.join('\n')}\n`,
+    );
     expect(fromDir.stdout.equals(result.stdout)).toBe(true);
   });
 });

@@ -32,7 +32,12 @@ describe("robots-parser's own test suite, run against the drop-in", () => {
 });
 
 /** Every method, for every (URL, agent) pair, on both; returns the calls that differ. */
-function compare(url: string, contents: string, urls: readonly string[], agents: readonly (string | undefined)[]): { calls: number; differences: string[] } {
+function compare(
+  url: string,
+  contents: string,
+  urls: readonly string[],
+  agents: readonly (string | undefined)[],
+): { calls: number; differences: string[] } {
   const ours = robotsParser(url, contents);
   const theirs = peer(url, contents);
   const differences: string[] = [];
@@ -48,7 +53,11 @@ function compare(url: string, contents: string, urls: readonly string[], agents:
     for (const target of urls) {
       check(`isAllowed(${target}, ${agent})`, ours.isAllowed(target, agent), theirs.isAllowed(target, agent));
       check(`isDisallowed(${target}, ${agent})`, ours.isDisallowed(target, agent), theirs.isDisallowed(target, agent));
-      check(`getMatchingLineNumber(${target}, ${agent})`, ours.getMatchingLineNumber(target, agent), theirs.getMatchingLineNumber(target, agent));
+      check(
+        `getMatchingLineNumber(${target}, ${agent})`,
+        ours.getMatchingLineNumber(target, agent),
+        theirs.getMatchingLineNumber(target, agent),
+      );
     }
   }
   return { calls, differences };
@@ -86,16 +95,50 @@ describeCorpus('the drop-in against robots-parser on every corpus file', () => {
 
 describe('the drop-in against robots-parser on odd and hostile files', () => {
   const pieces = [
-    'User-agent: *', 'User-agent: ExampleBot/2.1', 'user-agent: __proto__', 'User-agent: constructor', 'User-agent:',
-    'Disallow: /private', 'Allow: /private/open', 'Disallow: /*.pdf$', 'Disallow:', 'Allow: /a$b', 'Disallow: /[0-7]',
-    'Disallow: /caf\u00e9', 'Disallow: /%7efoo', 'Crawl-delay: 2.5', 'Crawl-delay: soon', 'Sitemap: /map.xml', 'Host: Example.COM',
-    'Dissallow: /typo', 'Disallow /no-colon', '\u00a0Disallow: /nbsp', 'Disallow: /nul\u0000x', 'Disallow: /lone\ud800', '# comment',
-    '', 'Unknown: x', 'Disallow: /' + 'x'.repeat(20_000),
+    'User-agent: *',
+    'User-agent: ExampleBot/2.1',
+    'user-agent: __proto__',
+    'User-agent: constructor',
+    'User-agent:',
+    'Disallow: /private',
+    'Allow: /private/open',
+    'Disallow: /*.pdf$',
+    'Disallow:',
+    'Allow: /a$b',
+    'Disallow: /[0-7]',
+    'Disallow: /caf\u00e9',
+    'Disallow: /%7efoo',
+    'Crawl-delay: 2.5',
+    'Crawl-delay: soon',
+    'Sitemap: /map.xml',
+    'Host: Example.COM',
+    'Dissallow: /typo',
+    'Disallow /no-colon',
+    '\u00a0Disallow: /nbsp',
+    'Disallow: /nul\u0000x',
+    'Disallow: /lone\ud800',
+    '# comment',
+    '',
+    'Unknown: x',
+    'Disallow: /' + 'x'.repeat(20_000),
   ];
   const agents = [undefined, '*', 'ExampleBot', 'examplebot/9', '__proto__', 'constructor', BROWSER_AGENT];
-  const urls = ['https://example.com/private/x', 'https://example.com/private/open', 'https://example.com/a.pdf', 'https://example.com/a$b',
-    'https://example.com/[0-7]', 'https://example.com/caf\u00e9', 'https://example.com/~foo', 'https://example.com/typo', 'https://example.com/no-colon',
-    'https://example.com/nbsp', 'https://example.com/nul', 'https://example.com/' + 'x'.repeat(20_000), 'http://example.com/private/x', '/private/x'];
+  const urls = [
+    'https://example.com/private/x',
+    'https://example.com/private/open',
+    'https://example.com/a.pdf',
+    'https://example.com/a$b',
+    'https://example.com/[0-7]',
+    'https://example.com/caf\u00e9',
+    'https://example.com/~foo',
+    'https://example.com/typo',
+    'https://example.com/no-colon',
+    'https://example.com/nbsp',
+    'https://example.com/nul',
+    'https://example.com/' + 'x'.repeat(20_000),
+    'http://example.com/private/x',
+    '/private/x',
+  ];
 
   it('agree on random files made of the lines crawlers get wrong', () => {
     fc.assert(
@@ -108,9 +151,53 @@ describe('the drop-in against robots-parser on odd and hostile files', () => {
   });
 
   it('agree on URLs of every spelling the URL parser rewrites (the drop-in reads plain ones without it)', () => {
-    const contents = 'User-agent: *\nDisallow: /a/b\nDisallow: /*.\nDisallow: /*%2F\nAllow: /a/b?\nDisallow: /q?x=%41\nDisallow: /x\'y\nDisallow: /p$\n';
-    const alphabet = ['a', 'b', 'x', 'y', 'p', 'q', '/', '.', '..', '%2e', '%2E', '%2f', '%41', '?', '=', '#', "'", '\\', '\t', ' ', '"', '<', '|', '^', '`', '{', 'é', '%', '%zz', ':', '@', '!', '$', '&', ';'];
-    const origins = ['https://example.com', 'https://EXAMPLE.com', 'https://example.com:443', 'http://example.com', 'https://example.com.evil', 'https://u@example.com'];
+    const contents =
+      "User-agent: *\nDisallow: /a/b\nDisallow: /*.\nDisallow: /*%2F\nAllow: /a/b?\nDisallow: /q?x=%41\nDisallow: /x'y\nDisallow: /p$\n";
+    const alphabet = [
+      'a',
+      'b',
+      'x',
+      'y',
+      'p',
+      'q',
+      '/',
+      '.',
+      '..',
+      '%2e',
+      '%2E',
+      '%2f',
+      '%41',
+      '?',
+      '=',
+      '#',
+      "'",
+      '\\',
+      '\t',
+      ' ',
+      '"',
+      '<',
+      '|',
+      '^',
+      '`',
+      '{',
+      'é',
+      '%',
+      '%zz',
+      ':',
+      '@',
+      '!',
+      '$',
+      '&',
+      ';',
+    ];
+    const origins = [
+      'https://example.com',
+      'https://EXAMPLE.com',
+      'https://example.com:443',
+      'http://example.com',
+      'https://example.com.evil',
+      'https://u@example.com',
+    ];
     fc.assert(
       fc.property(fc.constantFrom(...origins), fc.array(fc.constantFrom(...alphabet), { maxLength: 10 }), (origin, parts) => {
         const url = `${origin}/${parts.join('')}`;
@@ -122,7 +209,9 @@ describe('the drop-in against robots-parser on odd and hostile files', () => {
 
   it('agree when the robots.txt URL is relative, invalid or missing', () => {
     for (const url of ['/robots.txt', 'https://ex ample.com/robots.txt', 'null', ':/wom/test/']) {
-      expect(compare(url, 'User-agent: *\nDisallow: /private\n', ['/private', '/open', 'https://example.com/private'], [undefined]).differences).toEqual([]);
+      expect(
+        compare(url, 'User-agent: *\nDisallow: /private\n', ['/private', '/open', 'https://example.com/private'], [undefined]).differences,
+      ).toEqual([]);
     }
   });
 
@@ -140,7 +229,10 @@ describe('the drop-in against robots-parser on odd and hostile files', () => {
 });
 
 describe('isExplicitlyDisallowed (robots-parser repository, not in its npm release)', () => {
-  const robots = robotsParser('https://example.com/robots.txt', 'User-agent: *\nDisallow: /\n\nUser-agent: AdsBot\nDisallow: /ads\nAllow: /ads/ok\n');
+  const robots = robotsParser(
+    'https://example.com/robots.txt',
+    'User-agent: *\nDisallow: /\n\nUser-agent: AdsBot\nDisallow: /ads\nAllow: /ads/ok\n',
+  );
 
   it("reads the agent's own group only: the `*` group does not count", () => {
     expect(robots.isExplicitlyDisallowed('https://example.com/ads/x', 'AdsBot')).toBe(true);

@@ -49,7 +49,9 @@ function referenceCompile(lines: readonly { line: number; allow: boolean; patter
     }
   }
   rules.sort((a, b) => b.pattern.length - a.pattern.length || Number(b.allow) - Number(a.allow) || a.line - b.line);
-  return rules.filter((rule, i) => !rules.slice(0, i).some((earlier) => earlier.allow === rule.allow && sameBytes(earlier.pattern, rule.pattern)));
+  return rules.filter(
+    (rule, i) => !rules.slice(0, i).some((earlier) => earlier.allow === rule.allow && sameBytes(earlier.pattern, rule.pattern)),
+  );
 }
 
 const OPTIONS: BytecodeOptions = { normalizeUrl: true, robotsTxtAllowed: true, pathEndsAtNul: false };
@@ -75,7 +77,9 @@ const file = fc.array(
 
 function bodyOf(groups: readonly { agent: string; rules: readonly { allow: boolean; pattern: string }[] }[]): string {
   return groups
-    .map(({ agent, rules }) => [`User-agent: ${agent}`, ...rules.map((rule) => `${rule.allow ? 'Allow' : 'Disallow'}: ${rule.pattern}`), '# a comment'].join('\n'))
+    .map(({ agent, rules }) =>
+      [`User-agent: ${agent}`, ...rules.map((rule) => `${rule.allow ? 'Allow' : 'Disallow'}: ${rule.pattern}`), '# a comment'].join('\n'),
+    )
     .join('\n');
 }
 
@@ -143,10 +147,13 @@ describe('sorting spans of one buffer in byte order', () => {
   }
 
   // Few distinct bytes and a shared head make long common prefixes, equal spans, and runs past 16.
-  const spans = fc.array(fc.tuple(fc.constantFrom('', '/shared/prefix/'), fc.array(fc.constantFrom(0x00, 0x2f, 0x61, 0x62, 0xff), { maxLength: 12 })), {
-    maxLength: 200,
-    size: 'max',
-  });
+  const spans = fc.array(
+    fc.tuple(fc.constantFrom('', '/shared/prefix/'), fc.array(fc.constantFrom(0x00, 0x2f, 0x61, 0x62, 0xff), { maxLength: 12 })),
+    {
+      maxLength: 200,
+      size: 'max',
+    },
+  );
 
   it('orders spans as comparing their bytes does', () => {
     fc.assert(

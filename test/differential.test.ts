@@ -38,15 +38,80 @@ const encoder = new TextEncoder();
 
 /** Pieces patterns and paths are made of; multi-character entries are escapes and wildcard runs. */
 const PATTERN_TOKENS = [
-  '/', '/', '/', 'a', 'a', 'b', '.', '?', '=', '&', '%', '2', 'F', 'f', '*', '*', '**', '***', '$', '$$',
-  'é', 'ツ', '%41', '%2f', '%2F', '%e9', '%C3%A9', '%7e', '%25', 'ab', '/a', '',
+  '/',
+  '/',
+  '/',
+  'a',
+  'a',
+  'b',
+  '.',
+  '?',
+  '=',
+  '&',
+  '%',
+  '2',
+  'F',
+  'f',
+  '*',
+  '*',
+  '**',
+  '***',
+  '$',
+  '$$',
+  'é',
+  'ツ',
+  '%41',
+  '%2f',
+  '%2F',
+  '%e9',
+  '%C3%A9',
+  '%7e',
+  '%25',
+  'ab',
+  '/a',
+  '',
 ] as const;
 
 const PATH_TOKENS = [
-  '/', '/', '/', 'a', 'a', 'b', '.', '?', '=', '&', '%', '2', 'F', 'f', '*', '$', 'é', 'ツ', '😀', '%41',
-  '%2f', '%2F', '%e9', '%C3%A9', '%7e', '%25', ';', ';p=1', '#', '#frag', 'ab', '/a', 'A', '',
-  '\uD800', '\uDC00', // lone surrogates: both sides must see U+FFFD
-  '\u0000', 'a\u0000b', '\u0000/a', // NUL: where the google profile's path ends
+  '/',
+  '/',
+  '/',
+  'a',
+  'a',
+  'b',
+  '.',
+  '?',
+  '=',
+  '&',
+  '%',
+  '2',
+  'F',
+  'f',
+  '*',
+  '$',
+  'é',
+  'ツ',
+  '😀',
+  '%41',
+  '%2f',
+  '%2F',
+  '%e9',
+  '%C3%A9',
+  '%7e',
+  '%25',
+  ';',
+  ';p=1',
+  '#',
+  '#frag',
+  'ab',
+  '/a',
+  'A',
+  '',
+  '\uD800',
+  '\uDC00', // lone surrogates: both sides must see U+FFFD
+  '\u0000',
+  'a\u0000b',
+  '\u0000/a', // NUL: where the google profile's path ends
 ] as const;
 
 const patternBody = fc.array(fc.constantFrom(...PATTERN_TOKENS), { maxLength: 10 }).map((parts) => parts.join(''));
@@ -86,18 +151,72 @@ const ruleText: fc.Arbitrary<RuleText> = fc.record({ allow: fc.boolean(), patter
 const pathBody = fc.array(fc.constantFrom(...PATH_TOKENS), { maxLength: 14 }).map((parts) => parts.join(''));
 
 const urlPrefix = fc.constantFrom(
-  '', '', '', 'http://h.com', 'https://h.com', 'http://h.com:8080', '//h.com', '//', 'h.com', 'HTTP://H.COM',
-  'http://', 'a://b', 'http://h.com?', 'ftp://h.com/x', 'http://h\u0000.com',
+  '',
+  '',
+  '',
+  'http://h.com',
+  'https://h.com',
+  'http://h.com:8080',
+  '//h.com',
+  '//',
+  'h.com',
+  'HTTP://H.COM',
+  'http://',
+  'a://b',
+  'http://h.com?',
+  'ftp://h.com/x',
+  'http://h\u0000.com',
 );
 
 const urlText: fc.Arbitrary<string> = fc.oneof(
   { weight: 8, arbitrary: fc.tuple(urlPrefix, fc.constantFrom('/', '/', '', '?', ';', '#'), pathBody).map(([a, b, c]) => a + b + c) },
-  { weight: 2, arbitrary: fc.tuple(urlPrefix, fc.constantFrom('/robots.txt', '/robots.txt?x=1', '/robots.txtx', '/robots%2Etxt', '/robots.txt#f', '/Robots.txt', '/robots.tx', '/robots.txt/', '/robots.txt;p')).map(([a, b]) => a + b) },
-  { weight: 1, arbitrary: fc.constantFrom('', '/', '//', '///', '#', '?', ';', 'http://h.com', 'http://h.com#/a', '/#', '//h.com#a/b', ':/', '://', '/a://b/c') },
   {
     weight: 2,
     arbitrary: fc
-      .tuple(urlPrefix, fc.constantFrom('a', 'ab', 'aab', 'é', '%41', '/a', 'ba', '\uD800'), fc.integer({ min: 1, max: 600 }), fc.constantFrom('', 'b', '$', '/', '?x'))
+      .tuple(
+        urlPrefix,
+        fc.constantFrom(
+          '/robots.txt',
+          '/robots.txt?x=1',
+          '/robots.txtx',
+          '/robots%2Etxt',
+          '/robots.txt#f',
+          '/Robots.txt',
+          '/robots.tx',
+          '/robots.txt/',
+          '/robots.txt;p',
+        ),
+      )
+      .map(([a, b]) => a + b),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      '',
+      '/',
+      '//',
+      '///',
+      '#',
+      '?',
+      ';',
+      'http://h.com',
+      'http://h.com#/a',
+      '/#',
+      '//h.com#a/b',
+      ':/',
+      '://',
+      '/a://b/c',
+    ),
+  },
+  {
+    weight: 2,
+    arbitrary: fc
+      .tuple(
+        urlPrefix,
+        fc.constantFrom('a', 'ab', 'aab', 'é', '%41', '/a', 'ba', '\uD800'),
+        fc.integer({ min: 1, max: 600 }),
+        fc.constantFrom('', 'b', '$', '/', '?x'),
+      )
       .map(([prefix, unit, times, end]) => `${prefix}/${unit.repeat(times)}${end}`),
   },
 );
@@ -238,7 +357,11 @@ describe('the WebAssembly matcher agrees with the reference executor', () => {
     const shortUrls = ['/a', '/aaaa', '/b', '/ab', '/aéb', '/é', '/x?q=', 'http://h.com/b', '/robots.txt', '/', '/a%C3%A9b', '/zz'];
     const urls: string[] = [];
     for (let i = 0; i < 10_000; i++) {
-      urls.push(i % 1_700 === 5 || i === 4_095 || i === 4_096 ? (longUrls[i % longUrls.length] as string) : `${shortUrls[i % shortUrls.length] as string}${i % 7 === 0 ? '' : String(i)}`);
+      urls.push(
+        i % 1_700 === 5 || i === 4_095 || i === 4_096
+          ? (longUrls[i % longUrls.length] as string)
+          : `${shortUrls[i % shortUrls.length] as string}${i % 7 === 0 ? '' : String(i)}`,
+      );
     }
     expect(urls.filter((url) => url.length > 70_000).length).toBeGreaterThanOrEqual(6);
 
@@ -355,7 +478,9 @@ const plainPath = fc
   .array(fc.constantFrom(...PLAIN_TOKENS), { maxLength: 12 })
   .map((parts) => `/${parts.join('')}`)
   .filter((path) => !path.startsWith('//'));
-const plainPattern = fc.array(fc.constantFrom(...PLAIN_TOKENS, '*', '**', '$', '$'), { maxLength: 10 }).map((parts) => `/${parts.join('')}`);
+const plainPattern = fc
+  .array(fc.constantFrom(...PLAIN_TOKENS, '*', '**', '$', '$'), { maxLength: 10 })
+  .map((parts) => `/${parts.join('')}`);
 
 // What the path entry takes as it stands and the string entry would read as a URL: leading "//", "#",
 // "?", ";", "://", no leading slash at all.
@@ -399,7 +524,13 @@ describe('both matchers agree with a regular-expression oracle', () => {
         automatonMode,
         deepPieceDepth,
         (rules, paths, normalizeUrl, pathEndsAtNul, automaton, depth) => {
-          const bytecode = compile(rules, 'rfc9309', { normalizeUrl, robotsTxtAllowed: false, pathEndsAtNul, automaton, deepPieceDepth: depth });
+          const bytecode = compile(rules, 'rfc9309', {
+            normalizeUrl,
+            robotsTxtAllowed: false,
+            pathEndsAtNul,
+            automaton,
+            deepPieceDepth: depth,
+          });
           const loaded = backend.load(bytecode);
           const patterns = rules.map((rule) => latin1(encoder.encode(rule.pattern)));
           for (const path of paths) {
@@ -451,7 +582,10 @@ const sharedPiecePattern: fc.Arbitrary<string> = fc
 const sharedPieceRules: fc.Arbitrary<RuleText[]> = fc.array(
   fc.record({
     allow: fc.boolean(),
-    pattern: fc.oneof({ weight: 8, arbitrary: sharedPiecePattern }, { weight: 1, arbitrary: fc.constantFrom('/', '/a', '/ab', '/b$', '/aaa') }),
+    pattern: fc.oneof(
+      { weight: 8, arbitrary: sharedPiecePattern },
+      { weight: 1, arbitrary: fc.constantFrom('/', '/a', '/ab', '/b$', '/aaa') },
+    ),
   }),
   { minLength: 1, maxLength: 80 },
 );

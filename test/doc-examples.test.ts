@@ -43,7 +43,8 @@ function page(title: string, links: readonly string[] = []): string {
  */
 const SITES: Record<string, Record<string, string | Route>> = {
   'example.com': {
-    '/robots.txt': 'User-agent: *\nDisallow: /private/\nAllow: /private/press\nCrawl-delay: 2\n\nSitemap: https://example.com/sitemap.xml\n',
+    '/robots.txt':
+      'User-agent: *\nDisallow: /private/\nAllow: /private/press\nCrawl-delay: 2\n\nSitemap: https://example.com/sitemap.xml\n',
     '/': page('Example', ['/about', '/private/plans', 'https://example.org/news']),
     '/about': page('About', ['/']),
     '/private/plans': page('Plans'),
@@ -166,7 +167,7 @@ describe('extracting examples', () => {
       '```', // 4
       '## Usage', // 5
       '```ts', // 6
-      "const a = 1; // 1", // 7
+      'const a = 1; // 1', // 7
       '```', // 8
       '```', // 9
       'a diagram', // 10
@@ -288,7 +289,7 @@ describe('result comments', () => {
     const { assertions } = instrument(
       [
         'rules.explain("/private/plans");',
-        "// { allowed: false, line: 3,",
+        '// { allowed: false, line: 3,',
         "//   rule: { kind: 'disallow', pattern: '/private/' } }",
         '// and a sentence after it',
         'robots.sitemaps; // [',
@@ -367,7 +368,7 @@ describe('running examples', () => {
   });
 
   it('fails when a subset (…) misses a key', async () => {
-    const result = await runner.runExample(example("({ a: 1, b: 2 }); // { c: 3, … }", 'js'), exported);
+    const result = await runner.runExample(example('({ a: 1, b: 2 }); // { c: 3, … }', 'js'), exported);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('value.c: expected 3, got undefined');
   });
@@ -391,7 +392,9 @@ describe('running examples', () => {
     );
     expect(describeFailure('package', result)).toContain('exit code 0');
     const imported = await runner.runExample(
-      example("import { parseRobotsTxt } from 'robotstxt-wasm';\nparseRobotsTxt('User-agent: *\\nDisallow: /x').isAllowed('/y', 'Bot'); // true"),
+      example(
+        "import { parseRobotsTxt } from 'robotstxt-wasm';\nparseRobotsTxt('User-agent: *\\nDisallow: /x').isAllowed('/y', 'Bot'); // true",
+      ),
       exported,
     );
     expect(describeFailure('import', imported)).toContain('exit code 0');

@@ -249,18 +249,21 @@ describe('caching', () => {
     expect(cached.expiresAt - cached.fetchedAt).toBe(DAY);
   });
 
-  it.each(['no-store', 'no-cache', 'max-age=0', 'max-age=5'])('Cache-Control: %s still keeps the copy for the 60 s minimum', async (header) => {
-    const server = await startServer({ '/robots.txt': text(RULES, 200, { 'cache-control': header }) });
-    const robots = cacheFor();
-    const cached = await robots.get(server.origin);
-    expect(cached.expiresAt - cached.fetchedAt).toBe(CACHE_LIMITS.minLifetime);
-    clock += 59 * SECOND;
-    await robots.isAllowed(`${server.origin}/`);
-    expect(server.count()).toBe(1);
-    clock += 2 * SECOND;
-    await robots.isAllowed(`${server.origin}/`);
-    expect(server.count()).toBe(2);
-  });
+  it.each(['no-store', 'no-cache', 'max-age=0', 'max-age=5'])(
+    'Cache-Control: %s still keeps the copy for the 60 s minimum',
+    async (header) => {
+      const server = await startServer({ '/robots.txt': text(RULES, 200, { 'cache-control': header }) });
+      const robots = cacheFor();
+      const cached = await robots.get(server.origin);
+      expect(cached.expiresAt - cached.fetchedAt).toBe(CACHE_LIMITS.minLifetime);
+      clock += 59 * SECOND;
+      await robots.isAllowed(`${server.origin}/`);
+      expect(server.count()).toBe(1);
+      clock += 2 * SECOND;
+      await robots.isAllowed(`${server.origin}/`);
+      expect(server.count()).toBe(2);
+    },
+  );
 
   it('a 4xx answer is cached like a file, with its own max-age', async () => {
     const server = await startServer({ '/robots.txt': text('gone', 404, { 'cache-control': 'max-age=600' }) });
@@ -293,7 +296,13 @@ describe('an unreachable site', () => {
     expect(explained).toMatchObject({
       allowed: false,
       line: 2,
-      source: { from: 'stale', outcome: 'rules', status: 200, fetchedAt, refreshFailure: { reason: 'server-error', status: 503, at: clock } },
+      source: {
+        from: 'stale',
+        outcome: 'rules',
+        status: 200,
+        fetchedAt,
+        refreshFailure: { reason: 'server-error', status: 503, at: clock },
+      },
     });
     expect(await robots.isAllowed(`${server.origin}/public`)).toBe(true);
     expect(await robots.crawlDelay(`${server.origin}/`)).toBe(2);
@@ -520,7 +529,7 @@ describe('the URL that is checked is the URL that is fetched', () => {
 });
 
 describe('the agent of a full User-Agent header', () => {
-  it('is the crawler token in its comment, so the site\'s group for the crawler applies', async () => {
+  it("is the crawler token in its comment, so the site's group for the crawler applies", async () => {
     const server = await startServer({ '/robots.txt': text('User-agent: ExampleBot\nDisallow: /mine\n\nUser-agent: *\nDisallow: /\n') });
     const robots = cacheFor({ userAgent: 'Mozilla/5.0 (compatible; ExampleBot/2.1; +https://example.com/bot)' });
     expect(robots.agent).toBe('ExampleBot');
@@ -528,7 +537,7 @@ describe('the agent of a full User-Agent header', () => {
     expect(await robots.isAllowed(`${server.origin}/mine`)).toBe(false);
   });
 
-  it('a browser\'s header names no crawler: a TypeError that says to pass agent', () => {
+  it("a browser's header names no crawler: a TypeError that says to pass agent", () => {
     const chrome = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
     expect(() => new RobotsCache({ userAgent: chrome })).toThrow(TypeError);
     expect(() => new RobotsCache({ userAgent: chrome })).toThrow(/pass \{ agent: 'ExampleBot' \}/);
@@ -583,7 +592,11 @@ describe('cache lifetimes as options', () => {
     const long = await startServer({ '/robots.txt': text(RULES, 200, { 'cache-control': 'max-age=86400' }) });
     const plain = await startServer({ '/robots.txt': text(RULES) });
     const robots = cacheFor({ minLifetimeMs: 10 * SECOND, maxLifetimeMs: HOUR });
-    for (const [server, lifetime] of [[short, 10 * SECOND], [long, HOUR], [plain, HOUR]] as const) {
+    for (const [server, lifetime] of [
+      [short, 10 * SECOND],
+      [long, HOUR],
+      [plain, HOUR],
+    ] as const) {
       const cached = await robots.get(server.origin);
       expect(cached.expiresAt - cached.fetchedAt).toBe(lifetime);
     }
@@ -642,7 +655,13 @@ describe('revalidation with ETag and Last-Modified', () => {
       const first = await robots.get(server.origin);
       clock += 61 * SECOND;
       const second = await robots.get(server.origin);
-      expect(second).toMatchObject({ from: 'revalidated', outcome: 'rules', status: 200, fetchedAt: clock, expiresAt: clock + 60 * SECOND });
+      expect(second).toMatchObject({
+        from: 'revalidated',
+        outcome: 'rules',
+        status: 200,
+        fetchedAt: clock,
+        expiresAt: clock + 60 * SECOND,
+      });
       expect(second.robots).toBe(first.robots);
       expect(second.rules).toBe(first.rules);
       expect(first.rules?.disposed).toBe(false);
@@ -680,12 +699,15 @@ describe('Retry-After', () => {
     [429, '600', 600 * SECOND],
     [503, '7200', HOUR],
     [503, '5', CACHE_LIMITS.firstBackoff],
-  ])('a %i with Retry-After %s is asked again after %i ms (never sooner than the back-off, never later than its ceiling)', async (code, header, wait) => {
-    const server = await startServer({ '/robots.txt': status(code, { 'retry-after': header }) });
-    const cached = await cacheFor().get(server.origin);
-    expect(cached).toMatchObject({ outcome: 'disallow-all' });
-    expect(cached.expiresAt - clock).toBe(wait);
-  });
+  ])(
+    'a %i with Retry-After %s is asked again after %i ms (never sooner than the back-off, never later than its ceiling)',
+    async (code, header, wait) => {
+      const server = await startServer({ '/robots.txt': status(code, { 'retry-after': header }) });
+      const cached = await cacheFor().get(server.origin);
+      expect(cached).toMatchObject({ outcome: 'disallow-all' });
+      expect(cached.expiresAt - clock).toBe(wait);
+    },
+  );
 
   it('honorRetryAfter: false keeps the plain back-off', async () => {
     const server = await startServer({ '/robots.txt': status(503, { 'retry-after': '600' }) });
@@ -694,8 +716,8 @@ describe('Retry-After', () => {
   });
 });
 
-describe('a caller\'s own AbortSignal', () => {
-  it('rejects that caller with the signal\'s reason; the shared fetch goes on and answers the others', async () => {
+describe("a caller's own AbortSignal", () => {
+  it("rejects that caller with the signal's reason; the shared fetch goes on and answers the others", async () => {
     let answer!: () => void;
     const server = await startServer({
       '/robots.txt': (_request, response) => {

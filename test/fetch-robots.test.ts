@@ -259,7 +259,8 @@ describe('the body', () => {
 
   // spec: 003_14cd348ff9b99c23.txt, "File format": "if the resulting document is a HTML page, only valid text lines will be taken into account"
   it('an HTML page served with 200 is parsed like any file: only its valid lines count, and it is flagged', async () => {
-    const page = '<!DOCTYPE html>\n<html><head><title>Oops</title></head><body>\n<p>Page not found</p>\nUser-agent: *\nDisallow: /secret\n</body></html>\n';
+    const page =
+      '<!DOCTYPE html>\n<html><head><title>Oops</title></head><body>\n<p>Page not found</p>\nUser-agent: *\nDisallow: /secret\n</body></html>\n';
     const server = await startServer({ '/robots.txt': text(page, 200, { 'content-type': 'text/html; charset=utf-8' }) });
     const result = await fetchFrom(server);
     expect(result).toMatchObject({ outcome: 'rules', contentType: 'text/html; charset=utf-8', looksLikeHtml: true });
@@ -361,7 +362,13 @@ describe('allowRedirect decides where redirects may go', () => {
     const { fetch, refused } = loopbackOnlyFetch();
     const noLinkLocal = (url: URL): boolean => !url.hostname.startsWith('169.254.');
     const result = await fetchRobotsTxt(server.origin, { userAgent: UA, fetch, allowRedirect: noLinkLocal });
-    expect(result).toMatchObject({ outcome: 'allow-all', reason: 'redirect-refused', status: 301, redirects: 0, finalUrl: `${server.origin}/robots.txt` });
+    expect(result).toMatchObject({
+      outcome: 'allow-all',
+      reason: 'redirect-refused',
+      status: 301,
+      redirects: 0,
+      finalUrl: `${server.origin}/robots.txt`,
+    });
     expect(refused).toEqual([]);
   });
 
@@ -387,9 +394,7 @@ describe('allowRedirect decides where redirects may go', () => {
 
 describe('inputs a network fetch must bound', () => {
   it('maxBytes must be finite: a RangeError that says the body must be bounded', async () => {
-    await expect(fetchRobotsTxt('https://example.com/', { userAgent: UA, maxBytes: Infinity })).rejects.toThrow(
-      /finite.*must be bounded/,
-    );
+    await expect(fetchRobotsTxt('https://example.com/', { userAgent: UA, maxBytes: Infinity })).rejects.toThrow(/finite.*must be bounded/);
   });
 
   it('a custom fetch that returns something other than a Response is an outcome, not a rejection', async () => {

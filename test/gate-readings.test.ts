@@ -86,7 +86,14 @@ describe('readingsFromEnv: the switches in wrangler.toml', () => {
   });
 
   it('takes TOML booleans and the strings true and false in any case', () => {
-    expect(readingsFromEnv({ DECODE_ENCODED_SLASH: false, DROP_PATH_PARAMETERS: 'FALSE', MERGE_SLASHES: ' false ', CASE_INSENSITIVE_PATHS: 'True' })).toEqual({
+    expect(
+      readingsFromEnv({
+        DECODE_ENCODED_SLASH: false,
+        DROP_PATH_PARAMETERS: 'FALSE',
+        MERGE_SLASHES: ' false ',
+        CASE_INSENSITIVE_PATHS: 'True',
+      }),
+    ).toEqual({
       decodeEncodedSlash: false,
       dropPathParameters: false,
       mergeSlashes: false,

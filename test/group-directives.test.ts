@@ -58,7 +58,23 @@ describe('parseRequestRate', () => {
 
   // spec: none (Request-rate is in no spec text); the project's own "n/T[s|m|h]" form
   it('rejects zero, fractions, signs, other units and other shapes', () => {
-    for (const value of ['0/5', '1/0', '1/0m', '1.5/5', '1/2.5', '-1/5', '1/-5', '1/5d', '1/5ms', '1/', '/5', '5', '1 / 5', '1/5/5', 'a/b']) {
+    for (const value of [
+      '0/5',
+      '1/0',
+      '1/0m',
+      '1.5/5',
+      '1/2.5',
+      '-1/5',
+      '1/-5',
+      '1/5d',
+      '1/5ms',
+      '1/',
+      '/5',
+      '5',
+      '1 / 5',
+      '1/5/5',
+      'a/b',
+    ]) {
       expect(parseRequestRate(value), value).toBeUndefined();
     }
   });
@@ -106,7 +122,18 @@ describe('parseVisitTime', () => {
 
   // spec: none (Visit-time is in no spec text); the project's own "HHMM-HHMM" UTC form
   it('rejects other shapes', () => {
-    for (const value of ['600-845', '0600', '0600-', '06-08', '0600 - 0845', '06000-0845', '0600–0845', '6:00-8:45', '0600-0845Z', '06:0-08:45']) {
+    for (const value of [
+      '600-845',
+      '0600',
+      '0600-',
+      '06-08',
+      '0600 - 0845',
+      '06000-0845',
+      '0600–0845',
+      '6:00-8:45',
+      '0600-0845Z',
+      '06:0-08:45',
+    ]) {
       expect(parseVisitTime(value), value).toBeUndefined();
     }
   });

@@ -31,7 +31,15 @@ describe('parseHost', () => {
 
   // spec: 001_bbc73aa07f1224b3.txt, "Host directive" ("The port number, if necessary")
   it('rejects a port out of range or not a number', () => {
-    for (const value of ['example.com:0', 'example.com:65536', 'example.com:100000', 'example.com:', 'example.com:8o', 'example.com:-1', 'example.com:80:80']) {
+    for (const value of [
+      'example.com:0',
+      'example.com:65536',
+      'example.com:100000',
+      'example.com:',
+      'example.com:8o',
+      'example.com:-1',
+      'example.com:80:80',
+    ]) {
       expect(parseHost(value), value).toBeUndefined();
     }
   });
@@ -66,14 +74,32 @@ describe('parseHost', () => {
 
   // spec: 001_bbc73aa07f1224b3.txt, "Host directive" ("An incorrectly formed Host directive is ignored.")
   it('rejects a path, a query, a fragment, credentials or a trailing slash', () => {
-    for (const value of ['example.com/path', 'example.com/', 'https://example.com/', 'example.com:8080/', 'example.com?x=1', 'example.com#top', 'user@example.com', 'example.com\\a']) {
+    for (const value of [
+      'example.com/path',
+      'example.com/',
+      'https://example.com/',
+      'example.com:8080/',
+      'example.com?x=1',
+      'example.com#top',
+      'user@example.com',
+      'example.com\\a',
+    ]) {
       expect(parseHost(value), value).toBeUndefined();
     }
   });
 
   // spec: 001_bbc73aa07f1224b3.txt, "Host directive" ("One valid domain name that conforms to RFC 952")
   it('rejects spaces, lists and empty labels', () => {
-    for (const value of ['exa mple.com', 'a.com b.com', 'a.com,b.com', '.example.com', 'example.com.', 'example..com', 'exa%41mple.com', '*.example.com']) {
+    for (const value of [
+      'exa mple.com',
+      'a.com b.com',
+      'a.com,b.com',
+      '.example.com',
+      'example.com.',
+      'example..com',
+      'exa%41mple.com',
+      '*.example.com',
+    ]) {
       expect(parseHost(value), value).toBeUndefined();
     }
   });
@@ -91,7 +117,17 @@ describe('parseHost', () => {
 
   // spec: 001_bbc73aa07f1224b3.txt, "Host directive" ("One valid domain name that conforms to RFC 952 and is not an IP address")
   it('rejects IP addresses, in any of the forms URL parsers read as one', () => {
-    for (const value of ['213.180.194.129', '127.0.0.1:8080', 'https://10.0.0.1', '1.2.3', '0x7f.1', 'example.0x10', 'example.123', '[::1]', '[::1]:80']) {
+    for (const value of [
+      '213.180.194.129',
+      '127.0.0.1:8080',
+      'https://10.0.0.1',
+      '1.2.3',
+      '0x7f.1',
+      'example.0x10',
+      'example.123',
+      '[::1]',
+      '[::1]:80',
+    ]) {
       expect(parseHost(value), value).toBeUndefined();
     }
   });

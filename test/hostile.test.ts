@@ -90,7 +90,13 @@ function sharedPiecesShape(): Shape {
   return {
     name: 'shared pieces: every combination of 2 to 5 pieces from a pool of 10, some ending in `$`',
     body: fileOf((i) => patterns[i]),
-    urls: (length) => [url(length, 'a'), url(length, 'a', 'b'), url(length, 'aaaaaaab'), url(length, 'ab', 'ba'), url(length, 'baa', 'aaab')],
+    urls: (length) => [
+      url(length, 'a'),
+      url(length, 'a', 'b'),
+      url(length, 'aaaaaaab'),
+      url(length, 'ab', 'ba'),
+      url(length, 'baa', 'aaab'),
+    ],
   };
 }
 
@@ -98,7 +104,11 @@ function outOfOrderShape(): Shape {
   const next = random(0x0dd);
   const patterns: string[] = [];
   for (let i = 0; i < 60_000; i++) {
-    const [high, middle, low] = [next(), next(), next()].map((x) => Math.floor(x * 3_300)).sort((a, b) => b - a) as [number, number, number];
+    const [high, middle, low] = [next(), next(), next()].map((x) => Math.floor(x * 3_300)).sort((a, b) => b - a) as [
+      number,
+      number,
+      number,
+    ];
     patterns.push(i % 2 === 0 ? `Disallow: /*${token(high)}*${token(low)}` : `Allow: /*${token(high)}*${token(middle)}*${token(low)}$`);
   }
   const inOrder = (length: number, from: number, step: number): string => {
@@ -135,7 +145,12 @@ const SHAPES: readonly Shape[] = [
   {
     name: 'suffix chains: /*c*a{k} and /*a{k}*c (pieces a, aa, aaa, … all end wherever a run of a does)',
     body: fileOf((i) => (i % 2 === 0 ? `Disallow: /*c*${'a'.repeat(1 + i / 2)}` : `Allow: /*${'a'.repeat(1 + (i - 1) / 2)}*c`)),
-    urls: (length) => [url(length, 'a'), `${url(length / 2, 'a')}c${url(length / 2, 'a').slice(1)}`, url(length, 'a', 'c'), url(length, 'aaaaaaaaac')],
+    urls: (length) => [
+      url(length, 'a'),
+      `${url(length / 2, 'a')}c${url(length / 2, 'a').slice(1)}`,
+      url(length, 'a', 'c'),
+      url(length, 'aaaaaaaaac'),
+    ],
   },
   {
     name: 'many stars: Disallow: /*a*a*…*a*b with 1, 2, 3, … pieces of a',
@@ -146,7 +161,10 @@ const SHAPES: readonly Shape[] = [
 
 /** The rules a file's one `*` group compiles to (priority order, repeats kept once), as AgentRules has them. */
 function compiledRulesOf(robots: RobotsTxt): CompiledRules {
-  return compileRuleLines(robots.groups.flatMap((group) => group.rules), RFC9309);
+  return compileRuleLines(
+    robots.groups.flatMap((group) => group.rules),
+    RFC9309,
+  );
 }
 
 function bytecodeOf(rules: CompiledRules, options: Partial<BytecodeOptions> = {}): Uint8Array {
@@ -211,7 +229,11 @@ describe('identical rules are kept once', TIMEOUT, () => {
       setMatcher(matcher);
       const rules = parseRobotsTxt(body).forAgent('ExampleBot');
       expect(rules.rules).toEqual([{ kind: 'disallow', pattern: '/*aaaaaaaaaaaaaaab', line: 2 }]);
-      expect(rules.explain(url(16_384, 'a', 'b'))).toEqual({ allowed: false, line: 2, rule: { kind: 'disallow', pattern: '/*aaaaaaaaaaaaaaab' } });
+      expect(rules.explain(url(16_384, 'a', 'b'))).toEqual({
+        allowed: false,
+        line: 2,
+        rule: { kind: 'disallow', pattern: '/*aaaaaaaaaaaaaaab' },
+      });
       expect(rules.isAllowed(url(16_384, 'a'))).toBe(true);
     }
     setMatcher('wasm');
@@ -219,7 +241,9 @@ describe('identical rules are kept once', TIMEOUT, () => {
 
   // The deciding rule of identical ones was always the first in priority order, the earliest line: it stays.
   it('reports the earliest of identical rules in explain(), and keeps rules of the other kind', () => {
-    const body = ['User-agent: *', 'Disallow: /x*y', 'Disallow: /a', 'Disallow: /x*y', 'Allow: /x*y', 'Allow: /x*y', 'Disallow: /a'].join('\n');
+    const body = ['User-agent: *', 'Disallow: /x*y', 'Disallow: /a', 'Disallow: /x*y', 'Allow: /x*y', 'Allow: /x*y', 'Disallow: /a'].join(
+      '\n',
+    );
     const rules = parseRobotsTxt(body).forAgent('ExampleBot');
     expect(rules.rules).toEqual([
       { kind: 'allow', pattern: '/x*y', line: 5 },
@@ -235,7 +259,11 @@ describe('identical rules are kept once', TIMEOUT, () => {
   it('counts rules as identical after normalization, as the profile normalizes', () => {
     const body = 'User-agent: *\nDisallow: /%7Ea*b\nDisallow: /~a*b\n';
     expect(parseRobotsTxt(body).forAgent('ExampleBot').rules).toEqual([{ kind: 'disallow', pattern: '/%7Ea*b', line: 2 }]);
-    expect(parseRobotsTxt(body, { profile: 'google' }).forAgent('ExampleBot').rules.map((rule) => rule.line)).toEqual([2, 3]);
+    expect(
+      parseRobotsTxt(body, { profile: 'google' })
+        .forAgent('ExampleBot')
+        .rules.map((rule) => rule.line),
+    ).toEqual([2, 3]);
   });
 
   // Google's index.html rule derives `Allow: /d/$` from `Allow: /d/index.html`: with a written `Allow: /d/$` too,
@@ -267,13 +295,17 @@ describe('where the automaton is built, and what it costs', TIMEOUT, () => {
   it.each(SHAPES.slice(1))('adds at most 4× the patterns of the rules it decides: $name', (shape) => {
     const rules = compiledRulesOf(parseRobotsTxt(shape.body));
     const added = bytecodeOf(rules).byteLength - bytecodeOf(rules, { automaton: 'never' }).byteLength;
-    const wildcardText = patternsOf(rules).filter((pattern) => pattern.includes(0x2a)).reduce((total, pattern) => total + pattern.length, 0);
+    const wildcardText = patternsOf(rules)
+      .filter((pattern) => pattern.includes(0x2a))
+      .reduce((total, pattern) => total + pattern.length, 0);
     expect(added).toBeGreaterThan(0);
     expect(added).toBeLessThanOrEqual(4 * wildcardText);
   });
 
   it('marks exactly the wildcard rules with a piece to search for as decided by the automaton', () => {
-    const rules = compiledRulesOf(parseRobotsTxt('User-agent: *\nDisallow: /a*b\nDisallow: /a*b$\nDisallow: /c$\nDisallow: /d*\nDisallow: /*x*y$\n'));
+    const rules = compiledRulesOf(
+      parseRobotsTxt('User-agent: *\nDisallow: /a*b\nDisallow: /a*b$\nDisallow: /c$\nDisallow: /d*\nDisallow: /*x*y$\n'),
+    );
     const view = new DataView(bytecodeOf(rules, { automaton: 'always' }).buffer);
     const inAutomaton = patternsOf(rules).map((_, index) => (view.getUint16(36 + index * 8 + 6, true) & 8) !== 0);
     const wildcard = patternsOf(rules).map((_, index) => (view.getUint16(36 + index * 8 + 6, true) & RULE_HAS_WILDCARD) !== 0);
@@ -314,7 +346,9 @@ describe('the work area that every ruleset shares', TIMEOUT, () => {
       const which = check % 3;
       const path = paths[(check * 7) % paths.length] as string;
       const block = blocks[which] as Uint8Array;
-      expect((loaded[which] as LoadedRuleset).query(path, QUERY_URL), `check ${String(check)}`).toBe(decideRuleByRule(block, encoder.encode(path)));
+      expect((loaded[which] as LoadedRuleset).query(path, QUERY_URL), `check ${String(check)}`).toBe(
+        decideRuleByRule(block, encoder.encode(path)),
+      );
     }
     for (const ruleset of loaded) ruleset.free();
   });

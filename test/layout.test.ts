@@ -29,7 +29,9 @@ function drifted(name: string, value: number | undefined): WebAssembly.Exports {
 describe('the layout the host and the WebAssembly module share', () => {
   it('is exported by the module constant for constant, with the values src/layout.ts holds', () => {
     const { exports } = instantiate();
-    const exportedGlobals = Object.keys(exports).filter((name) => exports[name] instanceof WebAssembly.Global).sort();
+    const exportedGlobals = Object.keys(exports)
+      .filter((name) => exports[name] instanceof WebAssembly.Global)
+      .sort();
     // Every constant of either side has its counterpart: none was added to one file only.
     expect(exportedGlobals).toEqual(Object.keys(layout).sort());
     expect(layoutMismatches(exports)).toEqual([]);
@@ -45,7 +47,9 @@ describe('the layout the host and the WebAssembly module share', () => {
   });
 
   it('catches a constant that drifted on one side, naming it', () => {
-    expect(layoutMismatches(drifted('HEADER_SIZE', layout.HEADER_SIZE + 4))).toEqual([`HEADER_SIZE is ${layout.HEADER_SIZE + 4}, expected ${layout.HEADER_SIZE}`]);
+    expect(layoutMismatches(drifted('HEADER_SIZE', layout.HEADER_SIZE + 4))).toEqual([
+      `HEADER_SIZE is ${layout.HEADER_SIZE + 4}, expected ${layout.HEADER_SIZE}`,
+    ]);
     expect(layoutMismatches(drifted('RULE_ALLOW', 2))).toEqual(['RULE_ALLOW is 2, expected 1']);
     expect(layoutMismatches(drifted('STATE_SIZE', undefined))).toEqual(['STATE_SIZE is not exported']);
     expect(() => checkLayout(drifted('RECORD_SIZE', 28))).toThrow(LayoutMismatchError);
@@ -75,7 +79,10 @@ describe('the layout the host and the WebAssembly module share', () => {
         for (const deepCount of counts) {
           for (const wheelSize of [1, 16, 1024]) {
             const expected = workAreaLayout(ruleCount, pieceCount, wheelSize, deepCount).bytes;
-            expect(workAreaBytes(ruleCount, pieceCount, wheelSize, deepCount), `${ruleCount}, ${pieceCount}, ${wheelSize}, ${deepCount}`).toBe(expected);
+            expect(
+              workAreaBytes(ruleCount, pieceCount, wheelSize, deepCount),
+              `${ruleCount}, ${pieceCount}, ${wheelSize}, ${deepCount}`,
+            ).toBe(expected);
           }
         }
       }

@@ -52,8 +52,32 @@ describe('the WebAssembly lexer agrees with the TypeScript reader', () => {
 
   it('on random bytes made of the characters that matter', () => {
     const piece = fc.constantFrom(
-      'User-agent', 'useragent', 'user agent', 'Allow', 'disallow', 'Dissalow', 'Sitemap', 'site-map', 'Host', 'x',
-      ':', ' ', '\t', '\v', '\f', '\r', '\n', '\r\n', '\u0000', '#', '/', '*', '$', 'é', '\uFEFF', 'a'.repeat(40),
+      'User-agent',
+      'useragent',
+      'user agent',
+      'Allow',
+      'disallow',
+      'Dissalow',
+      'Sitemap',
+      'site-map',
+      'Host',
+      'x',
+      ':',
+      ' ',
+      '\t',
+      '\v',
+      '\f',
+      '\r',
+      '\n',
+      '\r\n',
+      '\u0000',
+      '#',
+      '/',
+      '*',
+      '$',
+      'é',
+      '\uFEFF',
+      'a'.repeat(40),
     );
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 60 }), fc.boolean(), (pieces, longLine) => {

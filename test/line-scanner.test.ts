@@ -33,12 +33,34 @@ afterAll(() => {
 const encoder = new TextEncoder();
 const ROBOTS_DIR = join(work, 'robots');
 mkdirSync(ROBOTS_DIR);
-const PIECES = ['/private', '/a', '/shop/', '/x*', '*.pdf', '/%E4%B8%AD', '/中', '/search?q=', '/p$', '/$', '/*/edit', '/A', '?', ';', '/%2F'];
+const PIECES = [
+  '/private',
+  '/a',
+  '/shop/',
+  '/x*',
+  '*.pdf',
+  '/%E4%B8%AD',
+  '/中',
+  '/search?q=',
+  '/p$',
+  '/$',
+  '/*/edit',
+  '/A',
+  '?',
+  ';',
+  '/%2F',
+];
 /** The last is longer than the scanner keeps in a table entry (48 bytes): its key lives apart. */
 const LONG_HOST = 'a-host-name-longer-than-a-table-entry-holds.subdomain.example.com';
 const HOSTS = ['example.com', 'shop.example', 'ported.net', 'secure.io', 'blocked.org', 'xn--bcher-kva.example', LONG_HOST];
-writeFileSync(join(ROBOTS_DIR, 'example.com'), 'User-agent: *\nDisallow: /private\nAllow: /private/open\nDisallow: /*.pdf$\n\nUser-agent: ExampleBot\nDisallow: /a\nAllow: /a/b\nDisallow: /*/edit\n');
-writeFileSync(join(ROBOTS_DIR, 'shop.example'), 'User-agent: *\nDisallow: /shop/\nDisallow: /search?q=\nAllow: /shop/$\nDisallow: /%E4%B8%AD\n');
+writeFileSync(
+  join(ROBOTS_DIR, 'example.com'),
+  'User-agent: *\nDisallow: /private\nAllow: /private/open\nDisallow: /*.pdf$\n\nUser-agent: ExampleBot\nDisallow: /a\nAllow: /a/b\nDisallow: /*/edit\n',
+);
+writeFileSync(
+  join(ROBOTS_DIR, 'shop.example'),
+  'User-agent: *\nDisallow: /shop/\nDisallow: /search?q=\nAllow: /shop/$\nDisallow: /%E4%B8%AD\n',
+);
 writeFileSync(join(ROBOTS_DIR, 'ported.net_8080'), 'User-agent: *\nDisallow: /p\n');
 writeFileSync(join(ROBOTS_DIR, 'secure.io_443'), 'User-agent: *\nDisallow: /x*y\nDisallow: /A\n');
 writeFileSync(join(ROBOTS_DIR, 'blocked.org'), 'User-agent: *\nDisallow: /\n');
@@ -49,7 +71,12 @@ writeFileSync(SINGLE, 'User-agent: ExampleBot\nDisallow: /private\nDisallow: /*.
 /** One random line's bytes (without its line ending). */
 const lineArbitrary: fc.Arbitrary<Uint8Array> = fc.oneof(
   { weight: 8, arbitrary: urlLine() },
-  { weight: 1, arbitrary: fc.constantFrom('', ' ', '/private/x', '/ok', 'example.com/a', 'ftp://example.com/a', 'http://', 'https:///a', 'http://:80/').map((text) => encoder.encode(text)) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .constantFrom('', ' ', '/private/x', '/ok', 'example.com/a', 'ftp://example.com/a', 'http://', 'https:///a', 'http://:80/')
+      .map((text) => encoder.encode(text)),
+  },
   { weight: 1, arbitrary: fc.uint8Array({ maxLength: 40 }).map((bytes) => bytes.map((byte) => (byte === 0x0a ? 0x41 : byte))) },
   { weight: 1, arbitrary: urlLine().map((bytes) => withByte(bytes, 0xff)) },
   { weight: 1, arbitrary: fc.constant(encoder.encode(`https://example.com/${'a'.repeat(70_000)}`)) },
@@ -65,18 +92,41 @@ function withByte(bytes: Uint8Array, byte: number): Uint8Array {
 function urlLine(): fc.Arbitrary<Uint8Array> {
   const scheme = fc.constantFrom('http://', 'https://', 'HTTPS://', 'Http://');
   const userinfo = fc.constantFrom('', '', '', 'user@', 'a:b@', 'x@y@');
-  const host = fc.constantFrom(...HOSTS, LONG_HOST.toUpperCase(), `${LONG_HOST}x`, 'EXAMPLE.com', 'Shop.Example', 'unknown.test', 'bücher.example', 'exa mple.com', 'ex\tample.com', '[::1]', '');
+  const host = fc.constantFrom(
+    ...HOSTS,
+    LONG_HOST.toUpperCase(),
+    `${LONG_HOST}x`,
+    'EXAMPLE.com',
+    'Shop.Example',
+    'unknown.test',
+    'bücher.example',
+    'exa mple.com',
+    'ex\tample.com',
+    '[::1]',
+    '',
+  );
   const port = fc.constantFrom('', '', '', ':8080', ':443', ':80', ':0443', ':x', ':99999');
-  const path = fc.array(fc.constantFrom(...PIECES, 'b', '/open', '#frag', '%41', '%zz', 'é', '\\'), { maxLength: 5 }).map((parts) => parts.join(''));
+  const path = fc
+    .array(fc.constantFrom(...PIECES, 'b', '/open', '#frag', '%41', '%zz', 'é', '\\'), { maxLength: 5 })
+    .map((parts) => parts.join(''));
   return fc.tuple(scheme, userinfo, host, port, path).map(([s, u, h, p, rest]) => encoder.encode(`${s}${u}${h}${p}${rest}`));
 }
 
 /** Lines joined into a batch: LF or CR LF endings, and maybe no newline after the last. */
 const batchArbitrary = fc
-  .tuple(fc.array(fc.tuple(lineArbitrary, fc.boolean()), { minLength: 1, maxLength: 60 }), fc.boolean(), fc.integer({ min: 1, max: 3 }), fc.constantFrom<'tab' | 'spaces'>('tab', 'spaces'))
+  .tuple(
+    fc.array(fc.tuple(lineArbitrary, fc.boolean()), { minLength: 1, maxLength: 60 }),
+    fc.boolean(),
+    fc.integer({ min: 1, max: 3 }),
+    fc.constantFrom<'tab' | 'spaces'>('tab', 'spaces'),
+  )
   .map(([lines, finalNewline, field, delimiter]) => ({ lines, finalNewline, field, delimiter }));
 
-function batchOf(lines: readonly (readonly [Uint8Array, boolean])[], finalNewline: boolean, prefix: (index: number) => string = () => ''): Uint8Array {
+function batchOf(
+  lines: readonly (readonly [Uint8Array, boolean])[],
+  finalNewline: boolean,
+  prefix: (index: number) => string = () => '',
+): Uint8Array {
   const parts: Uint8Array[] = [];
   lines.forEach(([line, crlf], index) => {
     parts.push(encoder.encode(prefix(index)), line);
@@ -90,7 +140,10 @@ function settingsOf(args: readonly string[]): FilterSettings {
 }
 
 /** decideBatch with the WebAssembly matcher (scanning) and with the TypeScript executor (line by line). */
-function bothWays(batch: Uint8Array, args: readonly string[]): { scanned: ReturnType<typeof decideBatch>; lineByLine: ReturnType<typeof decideBatch> } {
+function bothWays(
+  batch: Uint8Array,
+  args: readonly string[],
+): { scanned: ReturnType<typeof decideBatch>; lineByLine: ReturnType<typeof decideBatch> } {
   const settings = settingsOf(args);
   setMatcher('wasm');
   expect(lineScannerFor(settings)).toBeDefined();
@@ -137,7 +190,16 @@ describe('the line scanner writes what the line-by-line reading writes', () => {
         const separator = delimiter === 'tab' ? '\t' : '  ';
         // Fields before the URL: some lines have too few.
         const prefix = (index: number): string => (index % 5 === 4 ? '' : `id${index}${separator}`.repeat(field - 1));
-        const args = ['--robots-dir', ROBOTS_DIR, '--emit', 'all', '--field', String(field), '--delimiter', delimiter === 'tab' ? '\t' : ' '];
+        const args = [
+          '--robots-dir',
+          ROBOTS_DIR,
+          '--emit',
+          'all',
+          '--field',
+          String(field),
+          '--delimiter',
+          delimiter === 'tab' ? '\t' : ' ',
+        ];
         expectSame(bothWays(batchOf(lines, finalNewline, prefix), args));
       }),
       { numRuns: 150 },
@@ -155,7 +217,9 @@ describe('the line scanner writes what the line-by-line reading writes', () => {
   });
 
   it('counts what it decided and names the hosts it saw', () => {
-    const batch = encoder.encode('https://example.com/a\nhttps://example.com/ok\nhttp://unknown.test/x\nnot a url\r\nhttps://EXAMPLE.com/a/b');
+    const batch = encoder.encode(
+      'https://example.com/a\nhttps://example.com/ok\nhttp://unknown.test/x\nnot a url\r\nhttps://EXAMPLE.com/a/b',
+    );
     const { scanned } = bothWays(batch, ['--robots-dir', ROBOTS_DIR]);
     expect(Buffer.from(scanned.output).toString()).toBe('https://example.com/ok\nhttp://unknown.test/x\nhttps://EXAMPLE.com/a/b\n');
     expect(scanned).toMatchObject({ lines: 5, allowed: 3, disallowed: 1, malformed: 1, firstMalformed: 3 });

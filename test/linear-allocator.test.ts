@@ -239,7 +239,14 @@ describe('the linear allocator', () => {
     expect(small).toBe(a);
     expect(subject.allocator.freeBlocks()).toEqual([{ start: a + 112, size: 4_096 - 112 }]);
     expect(subject.allocator.heapTop).toBe(top);
-    expectConsistent(subject, new Map([[small, 100], [b, 16], [c, 16]]));
+    expectConsistent(
+      subject,
+      new Map([
+        [small, 100],
+        [b, 16],
+        [c, 16],
+      ]),
+    );
   });
 
   it('merges a released block with free neighbours on both sides, and gives a free block at the top back', () => {
@@ -247,7 +254,10 @@ describe('the linear allocator', () => {
     const [a, b, c, d] = [1, 2, 3, 4].map(() => subject.allocator.allocate(64)) as [number, number, number, number];
     subject.allocator.release(a);
     subject.allocator.release(c);
-    expect(subject.allocator.freeBlocks()).toEqual([{ start: a, size: 64 }, { start: c, size: 64 }]);
+    expect(subject.allocator.freeBlocks()).toEqual([
+      { start: a, size: 64 },
+      { start: c, size: 64 },
+    ]);
     subject.allocator.release(b);
     expect(subject.allocator.freeBlocks()).toEqual([{ start: a, size: 192 }]);
     subject.allocator.release(d);
@@ -259,7 +269,10 @@ describe('the linear allocator', () => {
 describe('the allocator’s address map', () => {
   type MapStep = readonly ['set', number, number] | readonly ['delete', number];
   // Few distinct keys, so that the same ones are set and deleted again and again, as block addresses are.
-  const key = fc.oneof(fc.integer({ min: 1, max: 400 }).map((k) => k * 16), fc.integer({ min: 1, max: 2 ** 32 - 1 }));
+  const key = fc.oneof(
+    fc.integer({ min: 1, max: 400 }).map((k) => k * 16),
+    fc.integer({ min: 1, max: 2 ** 32 - 1 }),
+  );
   const step: fc.Arbitrary<MapStep> = fc.oneof(
     fc.tuple(fc.constant('set' as const), key, fc.nat()),
     fc.tuple(fc.constant('delete' as const), key),

@@ -22,13 +22,14 @@ writeFileSync(clean, CLEAN);
 afterEach(closeServers);
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
-
 describe('robotstxt lint', () => {
   it('prints file:line:col severity code message, the hint below, and exits 1 on an error', async () => {
     const result = await run(['lint', broken]);
     expect(result.code).toBe(1);
     const lines = result.stdout.split('\n');
-    expect(lines[0]).toBe(`${broken}:2:11 error pattern-not-path Disallow value "private/" does not start with "/" or "*": it matches no URL`);
+    expect(lines[0]).toBe(
+      `${broken}:2:11 error pattern-not-path Disallow value "private/" does not start with "/" or "*": it matches no URL`,
+    );
     expect(lines[1]).toBe('  hint: write the path from the root: Disallow: /private/');
     expect(lines[2]).toMatch(new RegExp(`^${broken}:3:1 warning google-only-spelling `));
     expect(lines).toContain('1 error(s), 1 warning(s), 2 info(s)');
@@ -43,8 +44,16 @@ describe('robotstxt lint', () => {
   it('--format json: one object per finding per line', async () => {
     const result = await run(['lint', '--format', 'json', broken, clean]);
     expect(result.code).toBe(1);
-    const objects = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(objects.map((object) => object.code)).toEqual(['pattern-not-path', 'google-only-spelling', 'blank-line-in-group', 'sensitive-path']);
+    const objects = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(objects.map((object) => object.code)).toEqual([
+      'pattern-not-path',
+      'google-only-spelling',
+      'blank-line-in-group',
+      'sensitive-path',
+    ]);
     expect(objects[0]).toEqual({
       file: broken,
       code: 'pattern-not-path',
@@ -67,9 +76,23 @@ describe('robotstxt lint', () => {
   });
 
   it('--disable drops codes (comma-separated or repeated); no error left means exit 0', async () => {
-    const result = await run(['lint', '--format', 'json', '--disable', 'pattern-not-path,sensitive-path', '--disable', 'blank-line-in-group', broken]);
+    const result = await run([
+      'lint',
+      '--format',
+      'json',
+      '--disable',
+      'pattern-not-path,sensitive-path',
+      '--disable',
+      'blank-line-in-group',
+      broken,
+    ]);
     expect(result.code).toBe(0);
-    expect(result.stdout.trim().split('\n').map((line) => (JSON.parse(line) as { code: string }).code)).toEqual(['google-only-spelling']);
+    expect(
+      result.stdout
+        .trim()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as { code: string }).code),
+    ).toEqual(['google-only-spelling']);
   });
 
   it('--min-severity drops what is below it', async () => {
@@ -100,7 +123,13 @@ describe('robotstxt lint', () => {
   });
 
   it('usage errors exit 2 with a message, never a stack trace', async () => {
-    for (const args of [['lint'], ['lint', '--format', 'xml', clean], ['lint', '--min-severity', 'fatal', clean], ['lint', '--disable', 'nope', clean], ['lint', join(directory, 'missing.txt')]]) {
+    for (const args of [
+      ['lint'],
+      ['lint', '--format', 'xml', clean],
+      ['lint', '--min-severity', 'fatal', clean],
+      ['lint', '--disable', 'nope', clean],
+      ['lint', join(directory, 'missing.txt')],
+    ]) {
       const result = await run(args);
       expect(result.code).toBe(2);
       expect(result.stdout).toBe('');

@@ -15,8 +15,20 @@ const bytes = (...parts: (string | number[])[]): Uint8Array =>
 // Each fixture holds one mistake; line and column (code points, 1-based) point at it.
 const CASES: readonly Case[] = [
   // spec: 003_14cd348ff9b99c23.txt, "Grouping of lines and rules": rules outside a group are ignored.
-  ['a rule before any User-agent is ignored by every crawler', 'rule-before-user-agent', 'Disallow: /x\nUser-agent: *\nDisallow: /y\n', 1, 1],
-  ['a Crawl-delay before any User-agent belongs to no group', 'rule-before-user-agent', '  Crawl-delay: 5\nUser-agent: *\nDisallow: /y\n', 1, 3],
+  [
+    'a rule before any User-agent is ignored by every crawler',
+    'rule-before-user-agent',
+    'Disallow: /x\nUser-agent: *\nDisallow: /y\n',
+    1,
+    1,
+  ],
+  [
+    'a Crawl-delay before any User-agent belongs to no group',
+    'rule-before-user-agent',
+    '  Crawl-delay: 5\nUser-agent: *\nDisallow: /y\n',
+    1,
+    3,
+  ],
   // spec: 000_edb3e93efc9314fd.txt: a path pattern starts with "/" (RFC 9309 §2.2.2).
   ['a relative path matches no URL', 'pattern-not-path', 'User-agent: *\nDisallow: private/\n', 2, 11],
   ['a full URL matches no URL', 'pattern-not-path', 'User-agent: *\nDisallow: https://example.com/private/\n', 2, 11],
@@ -38,7 +50,13 @@ const CASES: readonly Case[] = [
   ['an empty User-agent names no crawler', 'empty-user-agent', 'User-agent:\nDisallow: /x\n', 1, 1],
   // spec: 004_aebaa6f773060d6f.txt: "you may not have blank lines in a record".
   ['a blank line between User-agent and the first rule', 'blank-line-before-rules', 'User-agent: *\n\nDisallow: /x\n', 2, 1],
-  ['a blank line between the User-agent lines of one group', 'blank-line-before-rules', 'User-agent: a\n   \nUser-agent: b\nDisallow: /x\n', 2, 1],
+  [
+    'a blank line between the User-agent lines of one group',
+    'blank-line-before-rules',
+    'User-agent: a\n   \nUser-agent: b\nDisallow: /x\n',
+    2,
+    1,
+  ],
   ['a blank line between two rules of a group', 'blank-line-in-group', 'User-agent: *\nDisallow: /a\n\nDisallow: /b\n', 3, 1],
   // spec: 003_14cd348ff9b99c23.txt, "URL matching based on path values": "$" marks the end of the URL.
   ['a "$" that is not last is literal', 'dollar-inside-pattern', 'User-agent: *\nDisallow: /a$b\n', 2, 13],
@@ -47,8 +65,20 @@ const CASES: readonly Case[] = [
   // spec: 003_14cd348ff9b99c23.txt, "Order of precedence for rules": the least restrictive (allow) wins a tie.
   ['an allow and a disallow of one pattern', 'allow-disallow-same-pattern', 'User-agent: *\nDisallow: /x\nAllow: /x\n', 3, 1],
   // RFC 9309 §2.2.2: the longest match wins; a trailing "*" adds length, not paths.
-  ['a rule a longer one of the same kind and paths makes redundant', 'redundant-rule', 'User-agent: *\nDisallow: /a\nDisallow: /a*\n', 2, 1],
-  ['an allow that a longer disallow of the same paths always outranks', 'outranked-rule', 'User-agent: *\nDisallow: /shop**\nAllow: /shop\n', 3, 1],
+  [
+    'a rule a longer one of the same kind and paths makes redundant',
+    'redundant-rule',
+    'User-agent: *\nDisallow: /a\nDisallow: /a*\n',
+    2,
+    1,
+  ],
+  [
+    'an allow that a longer disallow of the same paths always outranks',
+    'outranked-rule',
+    'User-agent: *\nDisallow: /shop**\nAllow: /shop\n',
+    3,
+    1,
+  ],
   // spec: 001_bbc73aa07f1224b3.txt: "Yandex" names all of Yandex's robots; RFC 9309 §2.2.1 matches whole tokens.
   ['a Yandex group Yandex and the standard readers select differently', 'yandex-agent-family', 'User-agent: Yandex\nDisallow: /x\n', 1, 13],
   ['everything disallowed for every crawler', 'disallow-all', 'User-agent: *\nDisallow: /\n\nUser-agent: Googlebot\nDisallow: /\n', 2, 11],
@@ -60,9 +90,21 @@ const CASES: readonly Case[] = [
   ['a Host with "_" is ignored by Yandex', 'host-invalid', 'User-agent: *\nDisallow:\nHost: www.my_host.com\n', 3, 7],
   ['a second Host does not count', 'host-repeated', 'User-agent: *\nDisallow:\nHost: example.com\nHost: example.org\n', 4, 1],
   ['a Crawl-delay that is not a number', 'crawl-delay-invalid', 'User-agent: *\nCrawl-delay: 10s\n', 2, 14],
-  ['a Crawl-delay that only Google would read does nothing', 'crawl-delay-google', 'User-agent: Googlebot\nCrawl-delay: 10\nDisallow: /x\n', 2, 1],
+  [
+    'a Crawl-delay that only Google would read does nothing',
+    'crawl-delay-google',
+    'User-agent: Googlebot\nCrawl-delay: 10\nDisallow: /x\n',
+    2,
+    1,
+  ],
   // spec: 001_bbc73aa07f1224b3.txt, "Clean-param": the prefix uses A-Za-z0-9.-/*_ only.
-  ['a Clean-param prefix with "?" is ignored by Yandex', 'clean-param-invalid', 'User-agent: Yandex\nDisallow:\nClean-param: ref /forum?x\n', 3, 14],
+  [
+    'a Clean-param prefix with "?" is ignored by Yandex',
+    'clean-param-invalid',
+    'User-agent: Yandex\nDisallow:\nClean-param: ref /forum?x\n',
+    3,
+    14,
+  ],
   ['a Clean-param over 500 characters', 'clean-param-invalid', `User-agent: Yandex\nDisallow:\nClean-param: ${'a&'.repeat(250)}b\n`, 3, 14],
   ['invalid UTF-8, at the byte', 'invalid-utf8', bytes('User-agent: *\nDisallow: /caf', [0xe9], '/\n'), 2, 15],
   ['a byte order mark after the start', 'bom-not-at-start', 'User-agent: *\nDisallow: /a\n\uFEFFUser-agent: b\nDisallow: /\n', 3, 1],
@@ -121,7 +163,9 @@ describe('each finding, at its line and column', () => {
   });
 
   it('a line over 16,663 bytes is flagged', () => {
-    expect(only(lintRobotsTxt(`User-agent: *\nDisallow: /${'a'.repeat(17_000)}\n`), 'line-too-long')).toMatchObject([{ line: 2, column: 1 }]);
+    expect(only(lintRobotsTxt(`User-agent: *\nDisallow: /${'a'.repeat(17_000)}\n`), 'line-too-long')).toMatchObject([
+      { line: 2, column: 1 },
+    ]);
   });
 
   it('an HTML page is one finding, not one per line', () => {
@@ -139,7 +183,12 @@ describe('options', () => {
   const body = 'Disallow: /x\nUser-agent: *\nDissallow: /y\n\nDisallow: /admin\n';
 
   it('reports in file order, everything by default', () => {
-    expect(lintRobotsTxt(body).map((d) => d.code)).toEqual(['rule-before-user-agent', 'google-only-spelling', 'blank-line-in-group', 'sensitive-path']);
+    expect(lintRobotsTxt(body).map((d) => d.code)).toEqual([
+      'rule-before-user-agent',
+      'google-only-spelling',
+      'blank-line-in-group',
+      'sensitive-path',
+    ]);
   });
 
   it('disable drops codes; unknown codes are ignored', () => {
@@ -253,7 +302,9 @@ describeCorpus('the real corpus', () => {
       `${files.length} files; ${clean} with no error and no warning`,
       '| code | severity | files | findings |',
       '| --- | --- | ---: | ---: |',
-      ...rows.map(([code, { files: n, findings }]) => `| \`${code}\` | ${LINT_CODES[code as keyof typeof LINT_CODES]} | ${n} | ${findings} |`),
+      ...rows.map(
+        ([code, { files: n, findings }]) => `| \`${code}\` | ${LINT_CODES[code as keyof typeof LINT_CODES]} | ${n} | ${findings} |`,
+      ),
     ];
     console.log(table.join('\n'));
     expect(files.length).toBeGreaterThan(0);

@@ -27,7 +27,10 @@ describe('package-lock.json', () => {
     const locked = Object.keys(lock.packages ?? {});
     for (const platform of ['darwin-arm64', 'win32-x64', 'linux-arm64']) {
       expect(locked, platform).toContain(`node_modules/@esbuild/${platform}`);
-      expect(locked.some((path) => path.startsWith(`node_modules/@rollup/rollup-${platform}`)), platform).toBe(true);
+      expect(
+        locked.some((path) => path.startsWith(`node_modules/@rollup/rollup-${platform}`)),
+        platform,
+      ).toBe(true);
     }
   });
 
@@ -47,7 +50,9 @@ describe('package-lock.json', () => {
         delete packages['node_modules/@esbuild/darwin-arm64'];
       });
       expect(lockProblems(broken, manifest)).toEqual(
-        expect.arrayContaining([expect.stringMatching(/^node_modules\/esbuild: its optional dependency @esbuild\/darwin-arm64 has no entry/)]),
+        expect.arrayContaining([
+          expect.stringMatching(/^node_modules\/esbuild: its optional dependency @esbuild\/darwin-arm64 has no entry/),
+        ]),
       );
     });
 
@@ -69,7 +74,10 @@ describe('package-lock.json', () => {
         expect.stringMatching(/^typescript: locked at 5\.9\.\d+, outside package\.json's 4\.9$/),
       ]);
       const added = { ...manifest, devDependencies: { ...manifest.devDependencies, 'left-pad': '^1.3.0' } };
-      expect(lockProblems(lock, added)).toEqual(['devDependencies.left-pad: package.json asks ^1.3.0, the lock file records nothing', 'left-pad: asked by package.json, not locked']);
+      expect(lockProblems(lock, added)).toEqual([
+        'devDependencies.left-pad: package.json asks ^1.3.0, the lock file records nothing',
+        'left-pad: asked by package.json, not locked',
+      ]);
     });
   });
 
@@ -107,9 +115,12 @@ describe("package.json's allowScripts", () => {
       expect(typeof allowed).toBe('boolean');
       expect(withScripts.has(name), `${name} has no install script in the lock file: remove its entry`).toBe(true);
     }
-    const undecided = undecidedInstallScripts(changed((packages) => {
-      packages['node_modules/fast-check'] = { ...packages['node_modules/fast-check']!, hasInstallScript: true };
-    }), manifest);
+    const undecided = undecidedInstallScripts(
+      changed((packages) => {
+        packages['node_modules/fast-check'] = { ...packages['node_modules/fast-check']!, hasInstallScript: true };
+      }),
+      manifest,
+    );
     expect(undecided).toEqual(['fast-check']);
   });
 });

@@ -193,7 +193,18 @@ describe('Google’s documentation examples', () => {
     ['/', ['/', '/index.html', '/fish'], []],
     ['/*', ['/', '/fish'], []],
     ['/fish/', ['/fish/', '/fish/?id=anything', '/fish/salmon.htm'], ['/fish', '/fish.html', '/animals/fish/', '/Fish/Salmon.asp']],
-    ['/*.php', ['/index.php', '/filename.php', '/folder/filename.php', '/folder/filename.php?parameters', '/folder/any.php.file.html', '/filename.php/'], ['/', '/windows.PHP']],
+    [
+      '/*.php',
+      [
+        '/index.php',
+        '/filename.php',
+        '/folder/filename.php',
+        '/folder/filename.php?parameters',
+        '/folder/any.php.file.html',
+        '/filename.php/',
+      ],
+      ['/', '/windows.PHP'],
+    ],
     ['/fish*.php', ['/fish.php', '/fishheads/catfish.php?parameters'], ['/Fish.PHP']],
   ])('Disallow: %s', (pattern, blocked, open) => {
     const text = `User-agent: *\nDisallow: ${pattern}\n`;

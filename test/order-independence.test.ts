@@ -48,10 +48,33 @@ const CRAFTED: readonly string[] = [
 
 /** Lines of the kinds the crafted files hold, from which random files are drawn. */
 const LINES: readonly string[] = [
-  'User-agent: *', 'User Agent: *', 'useragent: bot', 'User-agent: Googlebot', 'user-agent: bot/1.0', 'User-agent: Other',
-  'Disallow: /a', 'Dissallow: /b', 'disalow: /c*', 'Diasllow: /d', 'Allow: /a/b$', 'Allow:', 'Disallow:', 'Disallow /x',
-  'Crawl-delay: 2', 'Crawl-delay: x', 'Sitemap: https://h.example/s.xml', 'Site-map: https://h.example/m.xml', 'Host: mirror.example',
-  'Clean-param: ref /a', 'Noindex: /n', 'Foo: bar', '# comment', '', 'Disallow: /*.php$', 'Allow: /index.html', 'Disallow: /%7E*',
+  'User-agent: *',
+  'User Agent: *',
+  'useragent: bot',
+  'User-agent: Googlebot',
+  'user-agent: bot/1.0',
+  'User-agent: Other',
+  'Disallow: /a',
+  'Dissallow: /b',
+  'disalow: /c*',
+  'Diasllow: /d',
+  'Allow: /a/b$',
+  'Allow:',
+  'Disallow:',
+  'Disallow /x',
+  'Crawl-delay: 2',
+  'Crawl-delay: x',
+  'Sitemap: https://h.example/s.xml',
+  'Site-map: https://h.example/m.xml',
+  'Host: mirror.example',
+  'Clean-param: ref /a',
+  'Noindex: /n',
+  'Foo: bar',
+  '# comment',
+  '',
+  'Disallow: /*.php$',
+  'Allow: /index.html',
+  'Disallow: /%7E*',
 ];
 
 interface ProbeFile {
@@ -71,11 +94,14 @@ function randomFiles(count: number): string[] {
 /** Up to 12 corpus files, chosen for the readings above, when the corpus is present. */
 function corpusFiles(): string[] {
   if (corpusDirectory() === undefined) {
-    console.warn('order independence: robots corpus not found; the files are crafted and drawn at random only (set ROBOTS_CORPUS to add corpus files)');
+    console.warn(
+      'order independence: robots corpus not found; the files are crafted and drawn at random only (set ROBOTS_CORPUS to add corpus files)',
+    );
     return [];
   }
   const decoder = new TextDecoder();
-  const odd = /^\s*(?:user agent|useragent|dissallow|disalow|diasllow|disallaw|site-map)\s*:|^\s*(?:dis)?allow\s*:[^\n]*\n(?:[^\n]*\n)*?\s*user-agent/im;
+  const odd =
+    /^\s*(?:user agent|useragent|dissallow|disalow|diasllow|disallaw|site-map)\s*:|^\s*(?:dis)?allow\s*:[^\n]*\n(?:[^\n]*\n)*?\s*user-agent/im;
   const chosen: string[] = [];
   for (const { body } of loadCorpus()) {
     if (body.length > 20_000) continue;
@@ -125,7 +151,12 @@ async function pooled<T>(jobs: readonly (() => Promise<T>)[]): Promise<T[]> {
 
 type Answer = [entry: string, index: number, answers: unknown];
 
-async function probe(build: string, matcher: string, questions: readonly string[], rounds = 1): Promise<{ matcher: string; rounds: Answer[][] }> {
+async function probe(
+  build: string,
+  matcher: string,
+  questions: readonly string[],
+  rounds = 1,
+): Promise<{ matcher: string; rounds: Answer[][] }> {
   const { stdout } = await execFileAsync(process.execPath, [PROBE, build, matcher, filesPath, questions.join(','), String(rounds)], {
     maxBuffer: 256 * 1024 * 1024,
   });
@@ -148,25 +179,30 @@ describe('every answer is the same whatever was answered before it in the proces
 
   // Alone: one process per entry and file. Together: one process asks every entry about every file, in a
   // random order, twice, so that each answer also comes after the other entries' (lint after a native check).
-  it.each(cases)('$build build, $matcher matcher: each entry and file alone in a fresh process = after all the others', async ({ build, matcher }) => {
-    const questions = ENTRIES.flatMap((entry) => FILES.map((_, index) => `${entry}:${index}`));
-    const [together, ...alone] = await pooled([
-      () => probe(build, matcher, shuffled(questions, build.length * 7 + matcher.length), 2),
-      ...questions.map((question) => () => probe(build, matcher, [question])),
-    ]);
-    expect(together!.matcher).toBe(matcher);
-    const expected = new Map(alone.map((result, i) => [questions[i]!, JSON.stringify(result.rounds[0]![0]![2])]));
-    const differences: string[] = [];
-    for (const [round, answers] of together!.rounds.entries()) {
-      for (const [entry, index, answer] of answers) {
-        const wanted = expected.get(`${entry}:${index}`)!;
-        if (JSON.stringify(answer) === wanted) continue;
-        const file = FILES[index]!;
-        differences.push(`${entry}, round ${round + 1}, ${file.name} ${JSON.stringify(file.body.slice(0, 60))}: alone ${wanted.slice(0, 160)}, after others ${JSON.stringify(answer).slice(0, 160)}`);
+  it.each(cases)(
+    '$build build, $matcher matcher: each entry and file alone in a fresh process = after all the others',
+    async ({ build, matcher }) => {
+      const questions = ENTRIES.flatMap((entry) => FILES.map((_, index) => `${entry}:${index}`));
+      const [together, ...alone] = await pooled([
+        () => probe(build, matcher, shuffled(questions, build.length * 7 + matcher.length), 2),
+        ...questions.map((question) => () => probe(build, matcher, [question])),
+      ]);
+      expect(together!.matcher).toBe(matcher);
+      const expected = new Map(alone.map((result, i) => [questions[i]!, JSON.stringify(result.rounds[0]![0]![2])]));
+      const differences: string[] = [];
+      for (const [round, answers] of together!.rounds.entries()) {
+        for (const [entry, index, answer] of answers) {
+          const wanted = expected.get(`${entry}:${index}`)!;
+          if (JSON.stringify(answer) === wanted) continue;
+          const file = FILES[index]!;
+          differences.push(
+            `${entry}, round ${round + 1}, ${file.name} ${JSON.stringify(file.body.slice(0, 60))}: alone ${wanted.slice(0, 160)}, after others ${JSON.stringify(answer).slice(0, 160)}`,
+          );
+        }
       }
-    }
-    expect(differences).toEqual([]);
-  });
+      expect(differences).toEqual([]);
+    },
+  );
 });
 
 describe('robotstxt filter decides each line the same, alone or amid other hosts', () => {
@@ -180,7 +216,20 @@ describe('robotstxt filter decides each line the same, alone or amid other hosts
     const all = hostLines.flat();
     const mixedPath = join(directory, 'mixed.txt');
     writeFileSync(mixedPath, shuffled(all, 1809).join('\n') + '\n');
-    const args = (log: string, workers: number): string[] => ['filter', '--agent', 'bot', '--robots-dir', robotsDir, '--emit', 'all', '--annotate', '--quiet', '--workers', String(workers), log];
+    const args = (log: string, workers: number): string[] => [
+      'filter',
+      '--agent',
+      'bot',
+      '--robots-dir',
+      robotsDir,
+      '--emit',
+      'all',
+      '--annotate',
+      '--quiet',
+      '--workers',
+      String(workers),
+      log,
+    ];
 
     const alone = new Map<string, string>();
     await pooled(

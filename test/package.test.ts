@@ -39,7 +39,9 @@ describe('the built package', () => {
   });
 
   it('lists a Workers entry first in every export, for the workerd and worker conditions', () => {
-    const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { exports: Record<string, string | Record<string, unknown>> };
+    const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+      exports: Record<string, string | Record<string, unknown>>;
+    };
     const entries = Object.entries(manifest.exports).filter(([, target]) => typeof target !== 'string');
     expect(entries.map(([subpath]) => subpath)).toContain('.');
     for (const [subpath, conditions] of entries) {
@@ -49,7 +51,7 @@ describe('the built package', () => {
     expect(manifest.exports['.']).toMatchObject({ workerd: { types: './dist/index.d.ts', default: './dist/worker.js' } });
   });
 
-  it('offers robots-parser\'s drop-in: the default export in ESM, module.exports itself in CommonJS', async () => {
+  it("offers robots-parser's drop-in: the default export in ESM, module.exports itself in CommonJS", async () => {
     type RobotsParser = (url: string, contents: string) => { isAllowed(url: string, ua?: string): boolean | undefined };
     const check = (robotsParser: RobotsParser): void => {
       expect(typeof robotsParser).toBe('function');
@@ -76,7 +78,19 @@ describe('what npm publishes', () => {
     // --ignore-scripts: listing must not rebuild dist/ under the feet of the other tests.
     const { stdout } = await execFileAsync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root });
     const files = (JSON.parse(stdout) as [{ files: { path: string }[] }])[0].files.map((file) => file.path);
-    expect(files).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'dist/index.js', 'dist/index.cjs', 'dist/index.d.ts', 'dist/index.d.cts', 'dist/worker.js', 'dist/matcher.wasm']));
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'LICENSE',
+        'README.md',
+        'package.json',
+        'dist/index.js',
+        'dist/index.cjs',
+        'dist/index.d.ts',
+        'dist/index.d.cts',
+        'dist/worker.js',
+        'dist/matcher.wasm',
+      ]),
+    );
     expect(files.filter((path) => !/^(?:dist\/|LICENSE$|README\.md$|CHANGELOG\.md$|package\.json$)/.test(path))).toEqual([]);
   });
 
@@ -92,7 +106,12 @@ describe('what npm publishes', () => {
   it.each(['es2022', 'dom', 'node', 'esnext-dom'])('the public types compile for a consumer with lib %s', async (name) => {
     const tsc = join(root, 'node_modules/typescript/bin/tsc');
     const run = execFileAsync(process.execPath, [tsc, '-p', join(root, `test/types/tsconfig.${name}.json`)], { cwd: root });
-    await expect(run.then(() => 'compiled', (error: { stdout?: string }) => error.stdout ?? String(error))).resolves.toBe('compiled');
+    await expect(
+      run.then(
+        () => 'compiled',
+        (error: { stdout?: string }) => error.stdout ?? String(error),
+      ),
+    ).resolves.toBe('compiled');
   });
 });
 

@@ -39,7 +39,11 @@ describe('a URL object is decided on its pathname + search', () => {
       expect(rules.explain(url), where).toEqual({ allowed: false, line: 2, rule: { kind: 'disallow', pattern: '//evil.com/' } });
       expect(robots.isAllowed(url, 'ExampleBot'), where).toBe(false);
       // The same path as a string is read as host evil.com and path /x: another rule decides.
-      expect(rules.explain(url.pathname + url.search), where).toEqual({ allowed: false, line: 3, rule: { kind: 'disallow', pattern: '/x$' } });
+      expect(rules.explain(url.pathname + url.search), where).toEqual({
+        allowed: false,
+        line: 3,
+        rule: { kind: 'disallow', pattern: '/x$' },
+      });
       robots.dispose();
     });
   });

@@ -13,13 +13,15 @@ const encoder = new TextEncoder();
 const nodeWriter = nodeBufferUtf8();
 
 /** Strings of any UTF-16 units: ASCII, two- and three-byte characters, pairs, and surrogates alone. */
-const textArbitrary = fc.array(
-  fc.oneof(
-    fc.string({ maxLength: 8 }),
-    fc.constantFrom('é', '中', '😀', '\ud800', '\udc00', '\udbff\udfff', '\ud83d', '%', '\u0000', '\u07ff', '\u0800', '\uffff'),
-  ),
-  { maxLength: 12 },
-).map((parts) => parts.join(''));
+const textArbitrary = fc
+  .array(
+    fc.oneof(
+      fc.string({ maxLength: 8 }),
+      fc.constantFrom('é', '中', '😀', '\ud800', '\udc00', '\udbff\udfff', '\ud83d', '%', '\u0000', '\u07ff', '\u0800', '\uffff'),
+    ),
+    { maxLength: 12 },
+  )
+  .map((parts) => parts.join(''));
 
 function written(factory: Utf8WriterFactory, text: string, at: number): Uint8Array {
   const buffer = new ArrayBuffer(at + text.length * 3 + 16);

@@ -39,7 +39,11 @@ async function freshEngine(): Promise<{ engine: Engine; rules: AgentRules; befor
 
 describe('memory in use after long input', () => {
   it('is back where it was after a 10 MB URL, asked as a string, a URL object and for an explanation', async () => {
-    const { engine: { matcherInfo }, rules, before } = await freshEngine();
+    const {
+      engine: { matcherInfo },
+      rules,
+      before,
+    } = await freshEngine();
     const tail = 'a'.repeat(10 * MEGABYTE);
     expect(rules.isAllowed(`/private/${tail}`)).toBe(false);
     expect(matcherInfo().wasmBytesInUse).toBe(before);
@@ -54,7 +58,11 @@ describe('memory in use after long input', () => {
   });
 
   it('is back where it was after a 10 MB URL of multi-byte characters', async () => {
-    const { engine: { matcherInfo }, rules, before } = await freshEngine();
+    const {
+      engine: { matcherInfo },
+      rules,
+      before,
+    } = await freshEngine();
     expect(rules.isAllowed(`/private/${'é'.repeat(5 * MEGABYTE)}`)).toBe(false);
     expect(rules.isAllowed(`/public/${'😀'.repeat(MEGABYTE)}\uD800`)).toBe(true);
     expect(matcherInfo().wasmBytesInUse).toBe(before);
@@ -62,7 +70,11 @@ describe('memory in use after long input', () => {
   });
 
   it('is back where it was after a batch with a 10 MB URL among short ones', async () => {
-    const { engine: { matcherInfo }, rules, before } = await freshEngine();
+    const {
+      engine: { matcherInfo },
+      rules,
+      before,
+    } = await freshEngine();
     const long = `/private/${'a'.repeat(10 * MEGABYTE)}`;
     const urls = ['/private/x', long, '/public', `/public/${'b'.repeat(10 * MEGABYTE)}`, '/private/open/y'];
     expect(rules.isAllowedMany(urls)).toEqual([false, false, true, true, true]);
@@ -72,7 +84,11 @@ describe('memory in use after long input', () => {
   });
 
   it('is back where it was after a 5 MB body is parsed', async () => {
-    const { engine: { matcherInfo, parseRobotsTxt }, rules, before } = await freshEngine();
+    const {
+      engine: { matcherInfo, parseRobotsTxt },
+      rules,
+      before,
+    } = await freshEngine();
     const body = `User-agent: *\nDisallow: /early\n${'# filler\n'.repeat((5 * MEGABYTE) / 9)}Disallow: /late\n`;
     const robots = parseRobotsTxt(body, { maxBytes: Infinity });
     expect(matcherInfo().wasmBytesInUse).toBe(before);
@@ -83,7 +99,9 @@ describe('memory in use after long input', () => {
   });
 
   it('gives the same verdicts as the TypeScript matcher for URLs just under and over the standing buffer', async () => {
-    const { engine: { parseRobotsTxt, setMatcher } } = await freshEngine();
+    const {
+      engine: { parseRobotsTxt, setMatcher },
+    } = await freshEngine();
     const body = 'User-agent: *\nDisallow: /*%C3%A9$\nDisallow: /*x$\nAllow: /*%F0%9F%98%80\nDisallow: /p\n';
     const robots = parseRobotsTxt(body);
     const fill = ['a', 'é', '😀', '\uD800', '%41', '€'];

@@ -15,7 +15,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import fc from 'fast-check';
-import { Miniflare, fetch as miniflareFetch, Response as MiniflareResponse, type MiniflareOptions, type Request as MiniflareRequest, type WorkerOptions } from 'miniflare';
+import {
+  Miniflare,
+  fetch as miniflareFetch,
+  Response as MiniflareResponse,
+  type MiniflareOptions,
+  type Request as MiniflareRequest,
+  type WorkerOptions,
+} from 'miniflare';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { closeServers, redirect, startServer, text, type TestServer } from './support/http-server.js';
 
@@ -189,9 +196,20 @@ describe('the example gate (examples/worker), as wrangler bundles it', () => {
     const config = await mkdtemp(join(tmpdir(), 'wrangler-config-'));
     await promisify(execFile)(
       process.execPath,
-      [join(ROOT, 'node_modules/wrangler/bin/wrangler.js'), 'deploy', '--dry-run', '--outdir', outdir, '--config', join(ROOT, 'examples/worker/wrangler.toml')],
+      [
+        join(ROOT, 'node_modules/wrangler/bin/wrangler.js'),
+        'deploy',
+        '--dry-run',
+        '--outdir',
+        outdir,
+        '--config',
+        join(ROOT, 'examples/worker/wrangler.toml'),
+      ],
       // Offline: no metrics, no update check, and wrangler's own files in a directory of the test's.
-      { cwd: ROOT, env: { ...process.env, WRANGLER_SEND_METRICS: 'false', WRANGLER_HIDE_BANNER: 'true', XDG_CONFIG_HOME: config, CI: 'true' } },
+      {
+        cwd: ROOT,
+        env: { ...process.env, WRANGLER_SEND_METRICS: 'false', WRANGLER_HIDE_BANNER: 'true', XDG_CONFIG_HOME: config, CI: 'true' },
+      },
     );
     bundle = await readdir(outdir);
     await rm(config, { recursive: true, force: true });
@@ -232,7 +250,13 @@ describe('the example gate (examples/worker), as wrangler bundles it', () => {
         outbound.refused.push(request.url);
         return new MiniflareResponse('refused by the test: not the site behind the gate', { status: 599 });
       }
-      return miniflareFetch(request.url, { method: request.method, headers: request.headers, body: request.body, redirect: 'manual', duplex: 'half' });
+      return miniflareFetch(request.url, {
+        method: request.method,
+        headers: request.headers,
+        body: request.body,
+        redirect: 'manual',
+        duplex: 'half',
+      });
     };
     const door = await worker(join(outdir, 'index.js'), {
       modulesRoot: outdir,
@@ -267,11 +291,24 @@ describe('the example gate (examples/worker), as wrangler bundles it', () => {
     return new Promise((resolve, reject) => {
       const request = httpRequest(
         // A connection per request (agent: false): one the gate answered without reading its body is closed.
-        { host: hostname, port, path: target, method: options.method ?? 'GET', headers: { host: 'gate.test', ...options.headers }, agent: false },
+        {
+          host: hostname,
+          port,
+          path: target,
+          method: options.method ?? 'GET',
+          headers: { host: 'gate.test', ...options.headers },
+          agent: false,
+        },
         (response) => {
           const chunks: Buffer[] = [];
           response.on('data', (chunk: Buffer) => chunks.push(chunk));
-          response.on('end', () => resolve({ status: response.statusCode ?? 0, location: response.headers.location, body: Buffer.concat(chunks).toString('utf8') }));
+          response.on('end', () =>
+            resolve({
+              status: response.statusCode ?? 0,
+              location: response.headers.location,
+              body: Buffer.concat(chunks).toString('utf8'),
+            }),
+          );
           response.on('error', reject);
         },
       );
@@ -300,7 +337,9 @@ describe('the example gate (examples/worker), as wrangler bundles it', () => {
     expect(await ask('/public', CRAWLER)).toEqual({ status: 200, body: 'public page' });
     const blocked = await ask('/private/x', CRAWLER);
     expect(blocked.status).toBe(403);
-    expect(blocked.body).toBe(`Not for crawlers.\n\nCrawler: ExampleBot\nRule: disallow: /private/ (line 6 of ${site.origin}/robots.txt)\n`);
+    expect(blocked.body).toBe(
+      `Not for crawlers.\n\nCrawler: ExampleBot\nRule: disallow: /private/ (line 6 of ${site.origin}/robots.txt)\n`,
+    );
     expect((await ask('/drafts/y', CRAWLER)).status).toBe(403);
     // A crawler no group names gets the * rules.
     expect((await ask('/drafts/y', 'UnknownBot/1.0')).status).toBe(200);
@@ -309,7 +348,9 @@ describe('the example gate (examples/worker), as wrangler bundles it', () => {
     expect(await ask('/private/x', 'FriendlyBot/3.0')).toEqual({ status: 200, body: 'private page' });
     expect((await ask('/robots.txt', CRAWLER)).body).toBe(robots);
     // The gate fetched robots.txt once (the robots.txt request above was passed through, not fetched by it).
-    expect(site.requests.filter((request) => request.path === '/robots.txt' && request.headers['user-agent'] === 'RobotsGate/1.0')).toHaveLength(1);
+    expect(
+      site.requests.filter((request) => request.path === '/robots.txt' && request.headers['user-agent'] === 'RobotsGate/1.0'),
+    ).toHaveLength(1);
     // Blocked requests never reached the site.
     expect(site.count('/private/x')).toBe(2);
     expect(site.count('/drafts/y')).toBe(1);
@@ -352,7 +393,9 @@ describe('the example gate (examples/worker), as wrangler bundles it', () => {
       expect(attacker.requests).toEqual([]);
       // The site got them, with the visitor's cookie: it is the one they were meant for.
       expect(site.requests.filter((request) => request.path.includes('attacker.example')).length).toBeGreaterThanOrEqual(10);
-      expect(site.requests.filter((request) => request.path !== '/robots.txt').every((request) => request.headers.cookie === VISITOR.cookie)).toBe(true);
+      expect(
+        site.requests.filter((request) => request.path !== '/robots.txt').every((request) => request.headers.cookie === VISITOR.cookie),
+      ).toBe(true);
       // The only robots.txt the gate fetched is the site's.
       expect(outbound.sent.filter((url) => new URL(url).pathname === '/robots.txt')).toEqual([`${site.origin}/robots.txt`]);
     });
@@ -361,7 +404,10 @@ describe('the example gate (examples/worker), as wrangler bundles it', () => {
       const site = await startServer({ '/robots.txt': text('User-agent: *\nDisallow: /private\n'), '/page': text('page') });
       const { door, outbound } = await gate(site);
       for (const host of ['attacker.example', 'gate.test.', 'attacker.example.', `127.0.0.1:${site.port + 1}`]) {
-        expect(await send(door, '/page', { headers: { ...VISITOR, host, 'user-agent': BROWSER } })).toMatchObject({ status: 200, body: 'page' });
+        expect(await send(door, '/page', { headers: { ...VISITOR, host, 'user-agent': BROWSER } })).toMatchObject({
+          status: 200,
+          body: 'page',
+        });
         expect((await send(door, '/private', { headers: { host, 'user-agent': CRAWLER } })).status).toBe(403);
       }
       expectOnlyTheSite(outbound, site);
@@ -370,7 +416,28 @@ describe('the example gate (examples/worker), as wrangler bundles it', () => {
     it('random hostile paths never make the gate ask another host (property)', async () => {
       const site = await startServer({ '/robots.txt': text('User-agent: *\nDisallow: /private\n') });
       const { door, outbound } = await gate(site);
-      const pieces = ['/', '//', '\\', '%2F', '%2f', '%5C', '.', '..', '%2E', '@', ':', '%40', '?', '#', ';', '%3B', 'attacker.example', 'private', 'user:pw@', '80'];
+      const pieces = [
+        '/',
+        '//',
+        '\\',
+        '%2F',
+        '%2f',
+        '%5C',
+        '.',
+        '..',
+        '%2E',
+        '@',
+        ':',
+        '%40',
+        '?',
+        '#',
+        ';',
+        '%3B',
+        'attacker.example',
+        'private',
+        'user:pw@',
+        '80',
+      ];
       const target = fc.array(fc.constantFrom(...pieces), { minLength: 1, maxLength: 10 }).map((parts) => `/${parts.join('')}`);
       await fc.assert(
         fc.asyncProperty(target, fc.constantFrom(BROWSER, CRAWLER), async (path, userAgent) => {
@@ -391,8 +458,14 @@ describe('the example gate (examples/worker), as wrangler bundles it', () => {
       });
       const { door, outbound } = await gate(site);
       for (const userAgent of [BROWSER, CRAWLER]) {
-        expect(await send(door, '/moved', { headers: { ...VISITOR, 'user-agent': userAgent } })).toMatchObject({ status: 302, location: 'http://attacker.example/landing' });
-        expect(await send(door, '/elsewhere', { headers: { ...VISITOR, 'user-agent': userAgent } })).toMatchObject({ status: 301, location: '//127.0.0.1:1/x' });
+        expect(await send(door, '/moved', { headers: { ...VISITOR, 'user-agent': userAgent } })).toMatchObject({
+          status: 302,
+          location: 'http://attacker.example/landing',
+        });
+        expect(await send(door, '/elsewhere', { headers: { ...VISITOR, 'user-agent': userAgent } })).toMatchObject({
+          status: 301,
+          location: '//127.0.0.1:1/x',
+        });
       }
       expectOnlyTheSite(outbound, site);
       expect(outbound.sent.filter((url) => url.endsWith('/moved'))).toHaveLength(2);
@@ -446,7 +519,17 @@ describe('the example gate (examples/worker), as wrangler bundles it', () => {
       // Every path answers 200 from the site (its own reading is not modelled here, only the gate's).
       const server = await startServer({ '/robots.txt': text(ROBOTS) });
       const served: Record<string, ReturnType<typeof text>> = {};
-      for (const path of [...EVASIONS, '/public//x', '/public;x', '/public%2Fx', '/public?to=//private', '/public?to=%2Fprivate', '/PRIVATE', '/privat']) served[path] = text('served');
+      for (const path of [
+        ...EVASIONS,
+        '/public//x',
+        '/public;x',
+        '/public%2Fx',
+        '/public?to=//private',
+        '/public?to=%2Fprivate',
+        '/PRIVATE',
+        '/privat',
+      ])
+        served[path] = text('served');
       for (const [path, route] of Object.entries(served)) server.route(path, route);
       return server;
     }
@@ -499,14 +582,19 @@ describe('the example gate (examples/worker), as wrangler bundles it', () => {
     });
 
     it('paths are case-sensitive unless CASE_INSENSITIVE_PATHS: then paths and patterns are compared in lower case', async () => {
-      const server = await startServer({ '/robots.txt': text('User-agent: *\nDisallow: /private\nDisallow: /Admin/\nAllow: /Admin/Public\n') });
-      for (const path of ['/PRIVATE', '/Private/x', '/admin/', '/ADMIN/x', '/admin/public', '//PRIVATE', '/public']) server.route(path, text('served'));
+      const server = await startServer({
+        '/robots.txt': text('User-agent: *\nDisallow: /private\nDisallow: /Admin/\nAllow: /Admin/Public\n'),
+      });
+      for (const path of ['/PRIVATE', '/Private/x', '/admin/', '/ADMIN/x', '/admin/public', '//PRIVATE', '/public'])
+        server.route(path, text('served'));
       const sensitive = await gate(server);
       const insensitive = await gate(server, { CASE_INSENSITIVE_PATHS: 'true' });
-      const status = async (door: Miniflare, path: string): Promise<number> => (await send(door, path, { headers: { 'user-agent': CRAWLER } })).status;
+      const status = async (door: Miniflare, path: string): Promise<number> =>
+        (await send(door, path, { headers: { 'user-agent': CRAWLER } })).status;
       expect(await status(sensitive.door, '/PRIVATE')).toBe(200);
       expect(await status(sensitive.door, '/admin/')).toBe(200);
-      for (const path of ['/PRIVATE', '/Private/x', '/admin/', '/ADMIN/x', '//PRIVATE']) expect(await status(insensitive.door, path), path).toBe(403);
+      for (const path of ['/PRIVATE', '/Private/x', '/admin/', '/ADMIN/x', '//PRIVATE'])
+        expect(await status(insensitive.door, path), path).toBe(403);
       expect(await status(insensitive.door, '/admin/public')).toBe(200);
       expect(await status(insensitive.door, '/public')).toBe(200);
       const answer = await send(insensitive.door, '/Private/x', { headers: { 'user-agent': CRAWLER } });
@@ -531,7 +619,8 @@ describe('the example gate (examples/worker), as wrangler bundles it', () => {
 
     it('several User-Agent headers: every crawler they name is checked, and one disallowed is refused', async () => {
       const { door: gateDoor } = await door();
-      const status = async (userAgents: string[]): Promise<number> => (await send(gateDoor, '/private', { headers: { 'user-agent': userAgents } })).status;
+      const status = async (userAgents: string[]): Promise<number> =>
+        (await send(gateDoor, '/private', { headers: { 'user-agent': userAgents } })).status;
       // FriendlyBot may fetch everything; ExampleBot, sent second, may not.
       expect(await status(['FriendlyBot/3.0', CRAWLER])).toBe(403);
       expect(await status([BROWSER, CRAWLER])).toBe(403);
@@ -560,7 +649,18 @@ describe('the example gate (examples/worker), as wrangler bundles it', () => {
       const { door: gateDoor } = await door();
       const status = async (path: string): Promise<number> => (await send(gateDoor, path, { headers: { 'user-agent': CRAWLER } })).status;
       // spec: RFC 9309 §2.2.2, percent-encoded unreserved octets are decoded before comparison.
-      for (const path of ['/private?x', '/private#x', '/priv%61te', '/%70rivate', '/private%3F', '/private%23', '/robots.txt/../private', '/robots.txt/%2e%2e/private', '/./private', '/x/../private']) {
+      for (const path of [
+        '/private?x',
+        '/private#x',
+        '/priv%61te',
+        '/%70rivate',
+        '/private%3F',
+        '/private%23',
+        '/robots.txt/../private',
+        '/robots.txt/%2e%2e/private',
+        '/./private',
+        '/x/../private',
+      ]) {
         expect(await status(path), path).toBe(403);
       }
       expect(await status('/robots.txt')).toBe(200);

@@ -64,7 +64,11 @@ function robotsParserInterface({ impl, label, load }) {
         const decoder = new TextDecoder();
         // Its parse is its compile: done here, before timing, as ours is compiled before timing.
         const parsed = inputs.bodies.map((body, site) => parse(`${inputs.site(site).origin}/robots.txt`, decoder.decode(body)));
-        const checks = inputs.frontier.map((check) => ({ robots: /** @type {Robots} */ (parsed[check.site]), url: check.url, agent: check.agent }));
+        const checks = inputs.frontier.map((check) => ({
+          robots: /** @type {Robots} */ (parsed[check.site]),
+          url: check.url,
+          agent: check.agent,
+        }));
         // Each agent's first check, before timing: the drop-in compiles an agent's rules then.
         for (const check of checks) check.robots.isAllowed(check.url, check.agent);
         return {

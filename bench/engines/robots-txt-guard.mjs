@@ -43,7 +43,11 @@ export const guard = {
     async crawler(inputs) {
       const build = load();
       const guards = inputs.workloads.sites.map((site) => build(site.guard));
-      const checks = inputs.frontier.map((check) => ({ guard: /** @type {Guard} */ (guards[check.site]), path: check.path, agent: check.agent }));
+      const checks = inputs.frontier.map((check) => ({
+        guard: /** @type {Guard} */ (guards[check.site]),
+        path: check.path,
+        agent: check.agent,
+      }));
       return {
         ops: checks.length,
         unit: 'checks',

@@ -24,7 +24,17 @@ const SHOWN = 12;
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 // Relative to the repository root (the child's working directory), so that the command shown is the one to type.
-const ARGS = ['filter', '--agent', 'ExampleBot', '--robots-dir', 'examples/cli/robots', '--emit', 'all', '--annotate', 'examples/cli/urls.txt'];
+const ARGS = [
+  'filter',
+  '--agent',
+  'ExampleBot',
+  '--robots-dir',
+  'examples/cli/robots',
+  '--emit',
+  'all',
+  '--annotate',
+  'examples/cli/urls.txt',
+];
 
 // `npm start | head` closes our stdout early: stop quietly then, as a command-line tool would.
 process.stdout.on('error', (error) => {

@@ -265,7 +265,6 @@ export class AgentRules {
     this.dispose();
   }
 
-
   /** @internal The compiled rules as the matcher holds them (the line scanner finds their address). */
   loadedRuleset(): LoadedRuleset {
     return this.live();

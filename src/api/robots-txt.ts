@@ -113,7 +113,9 @@ export class RobotsTxt {
   /** The agent's key when a group names it, else ANY_OTHER_AGENT (throws for a name the profile refuses). */
   private compileKey(agent: string): string {
     const key = this.profileRules.agentKey(agent);
-    this.namedAgents ??= new Set(this.groupRecords.flatMap((group) => group.agents.filter((line) => !line.global).map((line) => line.token)));
+    this.namedAgents ??= new Set(
+      this.groupRecords.flatMap((group) => group.agents.filter((line) => !line.global).map((line) => line.token)),
+    );
     return key !== undefined && this.namedAgents.has(key) ? key : ANY_OTHER_AGENT;
   }
 
@@ -153,7 +155,6 @@ export class RobotsTxt {
   [disposeKey](): void {
     this.dispose();
   }
-
 }
 
 function checkMaxBytes(maxBytes: number): number {

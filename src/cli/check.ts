@@ -131,11 +131,19 @@ async function readFileSource(path: string, settings: Settings): Promise<Source>
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? '';
     const why = READ_ERRORS[code] ?? (error instanceof Error ? error.message : String(error));
-    throw new UsageError(`cannot read ROBOTS ${JSON.stringify(path)}: ${why} (ROBOTS is a robots.txt file, "-" for stdin, or an http(s) URL)`);
+    throw new UsageError(
+      `cannot read ROBOTS ${JSON.stringify(path)}: ${why} (ROBOTS is a robots.txt file, "-" for stdin, or an http(s) URL)`,
+    );
   }
   const robots = parseRobotsTxt(bytes, { profile: settings.profile, maxBytes: settings.maxBytes });
   if (robots.truncated) {
-    const size = path === '-' ? undefined : await stat(path).then((info) => (info.isFile() ? info.size : undefined), () => undefined);
+    const size =
+      path === '-'
+        ? undefined
+        : await stat(path).then(
+            (info) => (info.isFile() ? info.size : undefined),
+            () => undefined,
+          );
     process.stderr.write(
       `robotstxt: note: ${JSON.stringify(path)} is longer than --max-bytes ${settings.maxBytes}` +
         `${size === undefined ? '' : ` (${size} bytes)`}: only its first ${settings.maxBytes} bytes were parsed\n`,
@@ -225,7 +233,9 @@ export async function runCheck(args: readonly string[]): Promise<number> {
   }
 
   const report =
-    settings.format === 'json' ? jsonReport(verdicts, source, agent, matched, settings.profile) : textReport(verdicts, source, agent, matched);
+    settings.format === 'json'
+      ? jsonReport(verdicts, source, agent, matched, settings.profile)
+      : textReport(verdicts, source, agent, matched);
   writeOut(report);
   return verdicts.every((verdict) => verdict.allowed) ? EXIT_OK : EXIT_DISALLOWED;
 }

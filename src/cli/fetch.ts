@@ -84,7 +84,8 @@ function listed<T>(items: readonly T[], show: (item: T) => string): string[] {
 function sizeText(result: RobotsFetchResult): string {
   if (result.outcome !== 'rules') return '(no file)';
   if (!result.truncated) return `${plural(result.bytes, 'byte')}, whole`;
-  const ignored = result.bytesIgnored === undefined ? 'the rest, of unknown size, ignored' : `${plural(result.bytesIgnored, 'more byte')} ignored`;
+  const ignored =
+    result.bytesIgnored === undefined ? 'the rest, of unknown size, ignored' : `${plural(result.bytesIgnored, 'more byte')} ignored`;
   return `${plural(result.bytes, 'byte')} parsed, truncated at --max-bytes: ${ignored}`;
 }
 
@@ -128,7 +129,10 @@ function textReport(result: RobotsFetchResult): string {
     ['final URL', `${printable(result.finalUrl)} (${redirects})`],
     ['size', sizeText(result)],
     ['cache', cacheText(result)],
-    ['content type', `${result.contentType === undefined ? '(none)' : printable(result.contentType)}${result.outcome === 'rules' ? `, ${html}` : ''}`],
+    [
+      'content type',
+      `${result.contentType === undefined ? '(none)' : printable(result.contentType)}${result.outcome === 'rules' ? `, ${html}` : ''}`,
+    ],
   ];
   if (result.retryAfter !== undefined) lines.push(['retry after', `${result.retryAfter} s`]);
   if (result.etag !== undefined) lines.push(['etag', printable(result.etag)]);

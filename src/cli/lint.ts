@@ -3,7 +3,15 @@
  * `file:line:col severity code message` (with the hint below), JSON lines, or GitHub Actions annotations.
  */
 import { createReadStream } from 'node:fs';
-import { DEFAULT_MAX_BYTES, LINT_CODES, fetchRobotsTxt, lintRobotsTxt, type FetchLike, type LintDiagnostic, type LintSeverity } from './library.js';
+import {
+  DEFAULT_MAX_BYTES,
+  LINT_CODES,
+  fetchRobotsTxt,
+  lintRobotsTxt,
+  type FetchLike,
+  type LintDiagnostic,
+  type LintSeverity,
+} from './library.js';
 import { DEFAULT_USER_AGENT, jsonLine, outcomeText, printable, statusText, writeOut } from './report.js';
 import { readUpTo } from './check.js';
 import { EXIT_LINT_ERRORS, EXIT_OK, oneOf, readArguments, UsageError, wholeNumber } from './usage.js';
@@ -59,13 +67,13 @@ interface Linted {
   readonly diagnostics: readonly LintDiagnostic[];
 }
 
-
 async function readFileInput(path: string): Promise<Uint8Array> {
   try {
     return await readUpTo(path === '-' ? process.stdin : createReadStream(path, { end: LINT_MAX_BYTES - 1 }), LINT_MAX_BYTES);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? '';
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : error instanceof Error ? error.message : String(error);
+    const why =
+      code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : error instanceof Error ? error.message : String(error);
     throw new UsageError(`cannot read ${JSON.stringify(path)}: ${why} (lint takes robots.txt files, "-" for stdin, or http(s) URLs)`);
   }
 }
@@ -86,23 +94,35 @@ function recordingFetch(): { readonly fetch: FetchLike; body(): Uint8Array } {
       },
     });
     const body = response.body === null ? null : response.body.pipeThrough(copy);
-    return { status: response.status, type: response.type, url: response.url, redirected: response.redirected, headers: response.headers, body };
+    return {
+      status: response.status,
+      type: response.type,
+      url: response.url,
+      redirected: response.redirected,
+      headers: response.headers,
+      body,
+    };
   };
   return { fetch, body: () => Buffer.concat(chunks).subarray(0, LINT_MAX_BYTES) };
 }
 
 async function lintUrl(url: string, userAgent: string, timeoutMs: number, lint: (body: Uint8Array) => LintDiagnostic[]): Promise<Linted> {
   const recorder = recordingFetch();
-  const result = await fetchRobotsTxt(url, { userAgent, timeoutMs, maxBytes: LINT_MAX_BYTES, fetch: recorder.fetch }).catch((error: unknown) => {
-    // Only a URL or an option the library refuses throws; the network's troubles are outcomes.
-    if (error instanceof TypeError || error instanceof RangeError) throw new UsageError(`${url}: ${error.message}`);
-    throw error;
-  });
+  const result = await fetchRobotsTxt(url, { userAgent, timeoutMs, maxBytes: LINT_MAX_BYTES, fetch: recorder.fetch }).catch(
+    (error: unknown) => {
+      // Only a URL or an option the library refuses throws; the network's troubles are outcomes.
+      if (error instanceof TypeError || error instanceof RangeError) throw new UsageError(`${url}: ${error.message}`);
+      throw error;
+    },
+  );
   if (result.outcome !== 'rules') {
     throw new UsageError(`${printable(result.robotsUrl)}: ${statusText(result)}, ${outcomeText(result)}; there is no file to lint`);
   }
   result.robots.dispose();
-  if (result.truncated) process.stderr.write(`robotstxt: note: ${printable(result.robotsUrl)} is longer than ${LINT_MAX_BYTES} bytes: only its start was linted\n`);
+  if (result.truncated)
+    process.stderr.write(
+      `robotstxt: note: ${printable(result.robotsUrl)} is longer than ${LINT_MAX_BYTES} bytes: only its start was linted\n`,
+    );
   return { name: result.robotsUrl, diagnostics: lint(recorder.body()) };
 }
 
@@ -146,17 +166,23 @@ function githubReport(linted: readonly Linted[]): string {
 }
 
 function readDisabled(values: readonly string[] | undefined): string[] {
-  const codes = (values ?? []).flatMap((value) => value.split(',')).map((code) => code.trim()).filter((code) => code !== '');
+  const codes = (values ?? [])
+    .flatMap((value) => value.split(','))
+    .map((code) => code.trim())
+    .filter((code) => code !== '');
   const unknown = codes.filter((code) => !Object.hasOwn(LINT_CODES, code));
   if (unknown.length > 0) {
-    throw new UsageError(`--disable: unknown code ${unknown.map((code) => JSON.stringify(code)).join(', ')} (the codes are listed in robotstxt lint --help)`);
+    throw new UsageError(
+      `--disable: unknown code ${unknown.map((code) => JSON.stringify(code)).join(', ')} (the codes are listed in robotstxt lint --help)`,
+    );
   }
   return codes;
 }
 
 export async function runLint(args: readonly string[]): Promise<number> {
   const { values, positionals } = readArguments('lint', args, OPTIONS);
-  if (positionals.length === 0) throw new UsageError('lint takes FILE|URL…, got none: e.g. robotstxt lint robots.txt (see robotstxt lint --help)');
+  if (positionals.length === 0)
+    throw new UsageError('lint takes FILE|URL…, got none: e.g. robotstxt lint robots.txt (see robotstxt lint --help)');
   const format = oneOf('format', values.format, FORMATS, 'text');
   const minSeverity = oneOf('min-severity', values['min-severity'], SEVERITIES, 'info');
   const disable = readDisabled(values.disable);

@@ -36,7 +36,8 @@ async function main(argv: readonly string[]): Promise<number> {
     return name === undefined ? EXIT_USAGE : EXIT_OK;
   }
   const command = COMMANDS[name];
-  if (command === undefined) throw new UsageError(`unknown command ${JSON.stringify(name)}: use filter, check, fetch or lint (robotstxt --help)`);
+  if (command === undefined)
+    throw new UsageError(`unknown command ${JSON.stringify(name)}: use filter, check, fetch or lint (robotstxt --help)`);
   if (args.includes('--help') || args.includes('-h')) {
     process.stdout.write(`${command.help}\n`);
     return EXIT_OK;

@@ -4,7 +4,14 @@
  * safe for a terminal, and in JSON).
  */
 import { version } from '../../package.json';
-import { CACHE_LIMITS, DEFAULT_MAX_BYTES, fetchRobotsTxt, type ProfileName, type RobotsFetchResult, type RobotsOutcome } from './library.js';
+import {
+  CACHE_LIMITS,
+  DEFAULT_MAX_BYTES,
+  fetchRobotsTxt,
+  type ProfileName,
+  type RobotsFetchResult,
+  type RobotsOutcome,
+} from './library.js';
 import { oneOf, UsageError, wholeNumber } from './usage.js';
 
 /** The User-Agent header sent when none is given. */
@@ -136,23 +143,29 @@ export function cacheTerm(result: RobotsFetchResult): CacheTerm {
   if (result.outcome === 'disallow-all') {
     const asked = (result.retryAfter ?? 0) * 1000;
     const wait = Math.min(maxBackoff, Math.max(firstBackoff, asked));
-    const why = asked > firstBackoff
-      ? `Retry-After ${result.retryAfter} s${asked > maxBackoff ? `, capped at ${duration(maxBackoff)}` : ''}`
-      : `first back-off, doubling up to ${duration(maxBackoff)} while unreachable`;
+    const why =
+      asked > firstBackoff
+        ? `Retry-After ${result.retryAfter} s${asked > maxBackoff ? `, capped at ${duration(maxBackoff)}` : ''}`
+        : `first back-off, doubling up to ${duration(maxBackoff)} while unreachable`;
     return { lifetimeMs: undefined, nextFetchAfterMs: wait, why };
   }
   if (result.maxAge === undefined) {
     return { lifetimeMs: maxLifetime, nextFetchAfterMs: undefined, why: 'no Cache-Control max-age: the ceiling, RFC 9309 §2.4' };
   }
   const lifetime = Math.min(maxLifetime, Math.max(minLifetime, result.maxAge * 1000));
-  const clamp = lifetime > result.maxAge * 1000 ? ', raised to the floor' : lifetime < result.maxAge * 1000 ? ', lowered to the ceiling' : '';
+  const clamp =
+    lifetime > result.maxAge * 1000 ? ', raised to the floor' : lifetime < result.maxAge * 1000 ? ', lowered to the ceiling' : '';
   return { lifetimeMs: lifetime, nextFetchAfterMs: undefined, why: `Cache-Control max-age ${result.maxAge} s${clamp}` };
 }
 
 /** `24 h`, `1 h 30 min`, `90 ms`: hours at most, the unit RFC 9309's 24-hour ceiling speaks in. */
 export function duration(ms: number): string {
   if (ms < 1000) return `${ms} ms`;
-  const units: [number, string][] = [[3_600_000, 'h'], [60_000, 'min'], [1000, 's']];
+  const units: [number, string][] = [
+    [3_600_000, 'h'],
+    [60_000, 'min'],
+    [1000, 's'],
+  ];
   const parts: string[] = [];
   let rest = Math.round(ms / 1000) * 1000;
   for (const [size, unit] of units) {

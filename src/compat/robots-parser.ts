@@ -58,7 +58,7 @@ const UNPARSED: UrlParts = { protocol: undefined, hostname: undefined, port: und
  * neither encodes nor rewrites (no `\\`, no `'`, no `#`, nothing below `!` or above `~`, none of `"<>^`{|}`).
  */
 const PLAIN = new Uint8Array(128);
-for (const char of "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&()*+,;=:@/%?") PLAIN[char.charCodeAt(0)] = 1;
+for (const char of 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&()*+,;=:@/%?') PLAIN[char.charCodeAt(0)] = 1;
 const DOT = 0x2e;
 const PERCENT = 0x25;
 const QUESTION = 0x3f;
@@ -75,7 +75,12 @@ function urlParts(url: unknown): UrlParts {
     // robots-parser reads the parts of a URL it cannot parse as undefined.
     return UNPARSED;
   }
-  return { protocol: parsed.protocol, hostname: parsed.hostname, port: parsed.port, path: upperCaseEscapes(parsed.pathname + parsed.search) };
+  return {
+    protocol: parsed.protocol,
+    hostname: parsed.hostname,
+    port: parsed.port,
+    path: upperCaseEscapes(parsed.pathname + parsed.search),
+  };
 }
 
 class CompatRobots implements Robot {
@@ -149,7 +154,8 @@ class CompatRobots implements Robot {
    */
   private plainness(url: string): number {
     const prefix = this.originPrefix;
-    if (prefix === undefined || typeof url !== 'string' || !url.startsWith(prefix) || url.charCodeAt(prefix.length) !== SLASH) return PARSED;
+    if (prefix === undefined || typeof url !== 'string' || !url.startsWith(prefix) || url.charCodeAt(prefix.length) !== SLASH)
+      return PARSED;
     let escapes = false;
     let query = false;
     for (let i = prefix.length; i < url.length; i++) {

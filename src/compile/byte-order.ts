@@ -32,7 +32,15 @@ function compareFrom(bytes: Uint8Array, starts: Uint32Array, lengths: Uint32Arra
   return aLength - bLength;
 }
 
-function insertionSort(bytes: Uint8Array, starts: Uint32Array, lengths: Uint32Array, ids: Uint32Array, from: number, to: number, depth: number): void {
+function insertionSort(
+  bytes: Uint8Array,
+  starts: Uint32Array,
+  lengths: Uint32Array,
+  ids: Uint32Array,
+  from: number,
+  to: number,
+  depth: number,
+): void {
   for (let i = from + 1; i < to; i++) {
     const id = ids[i] as number;
     let j = i - 1;
@@ -52,7 +60,15 @@ function digitByte(bytes: Uint8Array, starts: Uint32Array, lengths: Uint32Array,
 }
 
 /** How many bytes from `depth` on all spans of ids[from, to) share (paths often share long prefixes). */
-function commonLength(bytes: Uint8Array, starts: Uint32Array, lengths: Uint32Array, ids: Uint32Array, from: number, to: number, depth: number): number {
+function commonLength(
+  bytes: Uint8Array,
+  starts: Uint32Array,
+  lengths: Uint32Array,
+  ids: Uint32Array,
+  from: number,
+  to: number,
+  depth: number,
+): number {
   const first = ids[from] as number;
   const firstStart = (starts[first] as number) + depth;
   let common = (lengths[first] as number) - depth;
@@ -67,7 +83,16 @@ function commonLength(bytes: Uint8Array, starts: Uint32Array, lengths: Uint32Arr
   return common;
 }
 
-function sortRun(bytes: Uint8Array, starts: Uint32Array, lengths: Uint32Array, ids: Uint32Array, keys: Float64Array, from: number, to: number, depth: number): void {
+function sortRun(
+  bytes: Uint8Array,
+  starts: Uint32Array,
+  lengths: Uint32Array,
+  ids: Uint32Array,
+  keys: Float64Array,
+  from: number,
+  to: number,
+  depth: number,
+): void {
   if (to - from <= INSERTION_RUN) return insertionSort(bytes, starts, lengths, ids, from, to, depth);
   depth += commonLength(bytes, starts, lengths, ids, from, to, depth);
   for (let k = from; k < to; k++) {

@@ -251,7 +251,9 @@ export function workAreaLayout(ruleCount: number, pieceCount: number, wheelSize:
 /** Thrown when a block is not bytecode of this version (src/compile/bytecode.ts). */
 export class BytecodeVersionError extends Error {
   constructor(magic: number) {
-    super(`not robotstxt-wasm bytecode of this version (magic 0x${magic.toString(16)}, expected 0x${BYTECODE_MAGIC.toString(16)}): compile the rules again with this library`);
+    super(
+      `not robotstxt-wasm bytecode of this version (magic 0x${magic.toString(16)}, expected 0x${BYTECODE_MAGIC.toString(16)}): compile the rules again with this library`,
+    );
     this.name = 'BytecodeVersionError';
   }
 }
@@ -267,7 +269,9 @@ export function checkBytecode(block: Uint8Array): void {
  * checks and a DataView per block costs more than the read.
  */
 function headerWord(block: Uint8Array, at: number): number {
-  return ((block[at] as number) | ((block[at + 1] as number) << 8) | ((block[at + 2] as number) << 16) | ((block[at + 3] as number) << 24)) >>> 0;
+  return (
+    ((block[at] as number) | ((block[at + 1] as number) << 8) | ((block[at + 2] as number) << 16) | ((block[at + 3] as number) << 24)) >>> 0
+  );
 }
 
 /** What a block's automaton needs of a work area (nodes of memo, then bytes), or undefined without one. */
@@ -302,7 +306,7 @@ function bucketShift(nodeCount: number, entries: number): number {
 function writeBuckets(view: DataView, at: number, keys: Uint32Array, keyShift: number, nodeCount: number, shift: number): void {
   let entry = 0;
   for (let bucket = 0; bucket < (nodeCount >>> shift) + 2; bucket++) {
-    while (entry < keys.length && (keys[entry] as number) >>> keyShift >>> shift < bucket) entry++;
+    while (entry < keys.length && ((keys[entry] as number) >>> keyShift) >>> shift < bucket) entry++;
     view.setUint32(at + 4 * bucket, entry, true);
   }
 }
@@ -503,7 +507,8 @@ class StoredPatterns implements StoredRules {
       }
       starts[index] = patternStart;
       lengths[index] = at - patternStart;
-      flags[index] = ((rules.allows[index] as number) === 1 ? RULE_ALLOW : 0) | (anchored ? RULE_END_ANCHORED : 0) | (stars > 0 ? RULE_HAS_WILDCARD : 0);
+      flags[index] =
+        ((rules.allows[index] as number) === 1 ? RULE_ALLOW : 0) | (anchored ? RULE_END_ANCHORED : 0) | (stars > 0 ? RULE_HAS_WILDCARD : 0);
       hasWildcard ||= stars > 0;
     }
     this.count = count;

@@ -25,7 +25,10 @@ function isUnreservedByte(byte: number): boolean {
     (byte >= 0x41 && byte <= 0x5a) ||
     (byte >= 0x61 && byte <= 0x7a) ||
     (byte >= 0x30 && byte <= 0x39) ||
-    byte === 0x2d || byte === 0x2e || byte === 0x5f || byte === 0x7e
+    byte === 0x2d ||
+    byte === 0x2e ||
+    byte === 0x5f ||
+    byte === 0x7e
   );
 }
 
@@ -47,7 +50,14 @@ function needsNormalizing(bytes: Uint8Array): boolean {
  * Writes source[start, end) normalized into `out` from `at` on, and returns where it ended. `out` must
  * have room for 3 × (end - start) bytes past `at` (every octet ≥ 0x80 takes three).
  */
-export function percentNormalizeInto(source: Uint8Array, start: number, end: number, decodeUnreserved: boolean, out: Uint8Array, at: number): number {
+export function percentNormalizeInto(
+  source: Uint8Array,
+  start: number,
+  end: number,
+  decodeUnreserved: boolean,
+  out: Uint8Array,
+  at: number,
+): number {
   for (let i = start; i < end; i++) {
     const byte = source[i] as number;
     if (byte === PERCENT && i + 2 < end && isHexDigit(source[i + 1]) && isHexDigit(source[i + 2])) {

@@ -178,7 +178,9 @@ export function buildPieceAutomaton(
   // The trie, laid out by piece in sorted order: each piece adds its tail, the nodes past its common prefix
   // with the piece before it. A prefix sorts before its extensions, so every tail has at least one node.
   const pieceTexts = Array.from({ length: pieceNumbers.count }, (_, number) => pieceNumbers.text(number));
-  const sorted = pieceTexts.map((_, number) => number).sort((a, b) => compareBytes(pieceTexts[a] as Uint8Array, pieceTexts[b] as Uint8Array));
+  const sorted = pieceTexts
+    .map((_, number) => number)
+    .sort((a, b) => compareBytes(pieceTexts[a] as Uint8Array, pieceTexts[b] as Uint8Array));
   let nodeCount = 1;
   for (const number of sorted) nodeCount += (pieceTexts[number] as Uint8Array).length;
   // An upper bound so far (tails share prefixes); the arrays are cut to size below.

@@ -162,7 +162,7 @@ function withoutRepeats(
   const keptSources = keptSourceScratch.take(count);
   const keptAllows = keptAllowScratch.take(count);
   let kept = 0;
-  for (let runStart = 0; runStart < count; ) {
+  for (let runStart = 0; runStart < count;) {
     const priority = Math.floor((order[runStart] as number) / ORDER_BITS);
     let runEnd = runStart + 1;
     while (runEnd < count && Math.floor((order[runEnd] as number) / ORDER_BITS) === priority) runEnd++;
@@ -184,7 +184,8 @@ function withoutRepeats(
         for (let j = firstKept; j < kept && !repeat; j++) repeat = sameBytes(bytes, keptStarts[j] as number, start, length);
       } else {
         let slot = hashBytes(bytes, start, start + length) & mask;
-        for (; slots[slot] !== -1 && !repeat; slot = (slot + 1) & mask) repeat = sameBytes(bytes, keptStarts[slots[slot] as number] as number, start, length);
+        for (; slots[slot] !== -1 && !repeat; slot = (slot + 1) & mask)
+          repeat = sameBytes(bytes, keptStarts[slots[slot] as number] as number, start, length);
         if (!repeat) slots[slot] = kept;
       }
       if (repeat) continue;

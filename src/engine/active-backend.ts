@@ -57,7 +57,7 @@ function failed(error: unknown): void {
   warned = true;
   console.warn(
     `robotstxt-wasm: the WebAssembly matcher could not load (${messageOf(error)}); the TypeScript executor answers ` +
-      'instead, with the same verdicts, several times slower. In a browser\'s main thread, await init() before the ' +
+      "instead, with the same verdicts, several times slower. In a browser's main thread, await init() before the " +
       'first parse; in Cloudflare Workers, import the package by its name so that the "workerd" export condition ' +
       "picks its Workers entry. setMatcher('typescript') chooses the TypeScript executor without this warning.",
   );

@@ -418,7 +418,10 @@ export class PieceScan {
       const left = 2 * node;
       const right = left + 1;
       this.treeSums[node] = (this.treeSums[left] as number) + (this.treeSums[right] as number);
-      this.treeSuffixes[node] = Math.max(this.treeSuffixes[right] as number, (this.treeSums[right] as number) + (this.treeSuffixes[left] as number));
+      this.treeSuffixes[node] = Math.max(
+        this.treeSuffixes[right] as number,
+        (this.treeSums[right] as number) + (this.treeSuffixes[left] as number),
+      );
     }
   }
 

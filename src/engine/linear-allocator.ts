@@ -230,7 +230,10 @@ export class LinearAllocator {
 
   /** @internal The free blocks in address order: O(n log n), for tests. */
   freeBlocks(): HeapBlock[] {
-    return this.freeByStart.valueList().map(({ start, size }) => ({ start, size })).sort((a, b) => a.start - b.start);
+    return this.freeByStart
+      .valueList()
+      .map(({ start, size }) => ({ start, size }))
+      .sort((a, b) => a.start - b.start);
   }
 
   /**

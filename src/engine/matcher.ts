@@ -143,4 +143,3 @@ function indexOfBytes(haystack: Uint8Array, needle: Uint8Array, from: number): n
   for (let at = from; at + needle.length <= haystack.length; at++) if (occursAt(haystack, needle, at)) return at;
   return -1;
 }
-

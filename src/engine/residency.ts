@@ -161,5 +161,7 @@ export class ResidentRuleset {
  */
 const unreferenced =
   typeof FinalizationRegistry === 'function'
-    ? new FinalizationRegistry<{ readonly residents: Residents; readonly cell: RulesetCell }>(({ residents, cell }) => residents.evict(cell))
+    ? new FinalizationRegistry<{ readonly residents: Residents; readonly cell: RulesetCell }>(({ residents, cell }) =>
+        residents.evict(cell),
+      )
     : undefined;

@@ -9,7 +9,7 @@ const SLASH = 0x2f;
 const HASH = 0x23;
 
 function isPathStart(byte: number): boolean {
-  return byte === SLASH || byte === 0x3f /* ? */ || byte === 0x3b /* ; */;
+  return byte === SLASH || byte === 0x3f /* ? */ || byte === 0x3b; /* ; */
 }
 
 function findFrom(bytes: Uint8Array, from: number, test: (byte: number) => boolean): number {

@@ -110,10 +110,7 @@ export class WasmBackend implements MatcherBackend {
   /** Encodes URLs into linear memory: the platform's fastest way (src/engine/utf8-writer.ts). */
   private write: Utf8Writer;
 
-  constructor(
-    instance: WebAssembly.Instance,
-    utf8Writer: Utf8WriterFactory = handWrittenUtf8,
-  ) {
+  constructor(instance: WebAssembly.Instance, utf8Writer: Utf8WriterFactory = handWrittenUtf8) {
     if (!isMatcherExports(instance.exports)) throw new TypeError('not a robotstxt-wasm matcher module');
     checkLayout(instance.exports);
     this.exports = instance.exports;
@@ -130,7 +127,12 @@ export class WasmBackend implements MatcherBackend {
     this.outPointer = this.allocator.allocate(BATCH_URLS, 'the batch verdicts');
     this.inputPointer = this.allocator.allocate(regionBytes(INPUT_BYTES), 'the URL input region');
     this.scratchPointer = this.inputPointer + scratchOffset(INPUT_BYTES);
-    this.lexer = new WasmLexer(this.exports, this.allocator, () => this.words, () => this.bytes);
+    this.lexer = new WasmLexer(
+      this.exports,
+      this.allocator,
+      () => this.words,
+      () => this.bytes,
+    );
     this.residents = new Residents({
       place: (bytecode) => this.place(bytecode),
       copyOut: (pointer, bytes) => this.bytes.slice(pointer, pointer + bytes),
@@ -148,7 +150,14 @@ export class WasmBackend implements MatcherBackend {
 
   /** @internal The line scanner (`robotstxt filter`), made on first use. */
   lineScanner(): LineScanner {
-    this.scanner ??= new LineScanner(this.exports, this.allocator, () => this.words, () => this.bytes, () => this.residents.evictions, (ruleset) => this.addressOf(ruleset));
+    this.scanner ??= new LineScanner(
+      this.exports,
+      this.allocator,
+      () => this.words,
+      () => this.bytes,
+      () => this.residents.evictions,
+      (ruleset) => this.addressOf(ruleset),
+    );
     return this.scanner;
   }
 
@@ -402,7 +411,6 @@ export class WasmBackend implements MatcherBackend {
   private writeUrl(url: string, at: number): number {
     return this.write(url, at, this.bytes.length - at);
   }
-
 }
 
 function checkLive(ruleset: number): void {

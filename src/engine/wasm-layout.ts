@@ -33,7 +33,8 @@ export function layoutMismatches(exports: WebAssembly.Exports): string[] {
     }
     // A wasm i32 reads back signed: 0xffffffff and -1 are the same word.
     const actual: unknown = global.value;
-    if (typeof actual !== 'number' || actual >>> 0 !== expected >>> 0) mismatches.push(`${name} is ${String(actual)}, expected ${expected}`);
+    if (typeof actual !== 'number' || actual >>> 0 !== expected >>> 0)
+      mismatches.push(`${name} is ${String(actual)}, expected ${expected}`);
   }
   return mismatches;
 }

@@ -109,8 +109,18 @@ function renewed<Kept>(held: Copy<Kept>, confirmation: NotModified, now: number,
  * A 304 renews the entry held, so it needs one: the cache sends validators only for a copy it holds, and
  * fetches the file itself when that copy is gone by the time the 304 lands.
  */
-export function nextEntry<Kept>(previous: Entry<Kept>, fetched: Fetched<Kept> | NotModified, now: number, policy: TransitionPolicy): Entry<Kept>;
-export function nextEntry<Kept>(previous: Entry<Kept> | undefined, fetched: Fetched<Kept>, now: number, policy: TransitionPolicy): Entry<Kept>;
+export function nextEntry<Kept>(
+  previous: Entry<Kept>,
+  fetched: Fetched<Kept> | NotModified,
+  now: number,
+  policy: TransitionPolicy,
+): Entry<Kept>;
+export function nextEntry<Kept>(
+  previous: Entry<Kept> | undefined,
+  fetched: Fetched<Kept>,
+  now: number,
+  policy: TransitionPolicy,
+): Entry<Kept>;
 export function nextEntry<Kept>(
   previous: Entry<Kept> | undefined,
   fetched: Fetched<Kept> | NotModified,

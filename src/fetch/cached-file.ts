@@ -10,7 +10,6 @@ import type { ProfileName } from '../profile.js';
 import { parseFetchedRobotsTxt, type RobotsTxt } from '../api/robots-txt.js';
 import { weakRef, type WeakHold } from '../engine/weak-ref.js';
 
-
 export class CachedFile {
   /** The parse, while someone uses it; without WeakRef, every get() parses again. */
   private parsed: WeakHold<RobotsTxt> | undefined;

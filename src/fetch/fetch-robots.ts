@@ -76,7 +76,9 @@ function isResponse(value: unknown): value is ResponseShape {
   const body = response.body as { getReader?: unknown } | null | undefined;
   return (
     typeof response.status === 'number' &&
-    typeof headers === 'object' && headers !== null && typeof headers.get === 'function' &&
+    typeof headers === 'object' &&
+    headers !== null &&
+    typeof headers.get === 'function' &&
     (body === null || body === undefined || typeof body.getReader === 'function')
   );
 }
@@ -214,7 +216,9 @@ async function fetchHops(
     record(progress, response, options);
     if (response.status === 304 && validators?.url === progress.url) {
       discard(response);
-      return { result: { outcome: 'not-modified', status: 304, maxAge: progress.maxAge, etag: progress.etag, lastModified: progress.lastModified } };
+      return {
+        result: { outcome: 'not-modified', status: 304, maxAge: progress.maxAge, etag: progress.etag, lastModified: progress.lastModified },
+      };
     }
     if (response.status < 300 || response.status >= 400) break;
     discard(response);
@@ -257,7 +261,11 @@ async function fetchHops(
  * requests (the result is then a timeout, which the cache drops). With `validators`, the request to the
  * URL they came from is conditional, and a 304 comes back as NotModified.
  */
-export function fetchRobotsAt(where: RobotsLocation, options: ResolvedFetchOptions, cancel?: AbortSignal): Promise<FetchAttempt<RobotsFetchResult>>;
+export function fetchRobotsAt(
+  where: RobotsLocation,
+  options: ResolvedFetchOptions,
+  cancel?: AbortSignal,
+): Promise<FetchAttempt<RobotsFetchResult>>;
 export function fetchRobotsAt(
   where: RobotsLocation,
   options: ResolvedFetchOptions,

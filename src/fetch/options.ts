@@ -56,7 +56,13 @@ const MAX_TIMEOUT_MS = 2_147_483_647;
 const HEADER_VALUE = /^[\x21-\x7e](?:[\t\x20-\x7e]*[\x21-\x7e])?$/;
 
 function describe(value: unknown): string {
-  return typeof value === 'string' ? JSON.stringify(value) : value === null ? 'null' : typeof value === 'number' ? String(value) : typeof value;
+  return typeof value === 'string'
+    ? JSON.stringify(value)
+    : value === null
+      ? 'null'
+      : typeof value === 'number'
+        ? String(value)
+        : typeof value;
 }
 
 export function checkUserAgent(userAgent: unknown): string {
@@ -93,7 +99,7 @@ function resolveFetch(custom: unknown): FetchLike {
   }
   const global: unknown = globalThis.fetch;
   if (typeof global !== 'function') {
-    throw new TypeError('No fetch is available on this platform: pass { fetch } (e.g. undici\'s fetch) in the options');
+    throw new TypeError("No fetch is available on this platform: pass { fetch } (e.g. undici's fetch) in the options");
   }
   // Called unbound: some platforms refuse a fetch called as a method of another object.
   const call = global as FetchLike;

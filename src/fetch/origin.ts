@@ -35,9 +35,7 @@ export function locateUrl(input: string | URLInput): LocatedUrl {
     try {
       url = new URL(text);
     } catch {
-      throw new TypeError(
-        `Invalid URL ${describe(text)}: pass an absolute http(s) URL or origin, such as "https://example.com/page"`,
-      );
+      throw new TypeError(`Invalid URL ${describe(text)}: pass an absolute http(s) URL or origin, such as "https://example.com/page"`);
     }
   } else {
     throw new TypeError(`Expected a URL as a string or URL object, got ${describe(input)}`);

@@ -14,15 +14,65 @@
 const NOT_A_CRAWLER: ReadonlySet<string> = new Set(
   [
     // browsers and engines
-    'Mozilla', 'AppleWebKit', 'WebKit', 'KHTML', 'Gecko', 'Chrome', 'Chromium', 'HeadlessChrome', 'Safari',
-    'Version', 'Mobile', 'Firefox', 'Edg', 'Edge', 'EdgA', 'EdgiOS', 'OPR', 'Opera', 'Trident', 'MSIE',
-    'IEMobile', 'CriOS', 'FxiOS', 'SamsungBrowser', 'YaBrowser', 'Vivaldi', 'UCBrowser', 'Presto',
+    'Mozilla',
+    'AppleWebKit',
+    'WebKit',
+    'KHTML',
+    'Gecko',
+    'Chrome',
+    'Chromium',
+    'HeadlessChrome',
+    'Safari',
+    'Version',
+    'Mobile',
+    'Firefox',
+    'Edg',
+    'Edge',
+    'EdgA',
+    'EdgiOS',
+    'OPR',
+    'Opera',
+    'Trident',
+    'MSIE',
+    'IEMobile',
+    'CriOS',
+    'FxiOS',
+    'SamsungBrowser',
+    'YaBrowser',
+    'Vivaldi',
+    'UCBrowser',
+    'Presto',
     // filler
-    'compatible', 'like',
+    'compatible',
+    'like',
     // platforms, CPUs and devices
-    'Linux', 'Android', 'Windows', 'Macintosh', 'X11', 'Win64', 'WOW64', 'Win32', 'x64', 'Intel', 'PPC',
-    'ARM', 'arm64', 'aarch64', 'iPhone', 'iPad', 'iPod', 'CPU', 'Ubuntu', 'Fedora', 'Debian', 'CrOS', 'Tizen',
-    'Build', 'wv', 'Touch', 'Tablet',
+    'Linux',
+    'Android',
+    'Windows',
+    'Macintosh',
+    'X11',
+    'Win64',
+    'WOW64',
+    'Win32',
+    'x64',
+    'Intel',
+    'PPC',
+    'ARM',
+    'arm64',
+    'aarch64',
+    'iPhone',
+    'iPad',
+    'iPod',
+    'CPU',
+    'Ubuntu',
+    'Fedora',
+    'Debian',
+    'CrOS',
+    'Tizen',
+    'Build',
+    'wv',
+    'Touch',
+    'Tablet',
     // the old encryption-strength token
     'U',
   ].map((name) => name.toLowerCase()),
@@ -45,9 +95,7 @@ function isSpace(code: number): boolean {
 
 /** `+http://…`, `https://…`, `www.…`, `bot@example.com`: where to read about the crawler, not its name. */
 function isLink(word: string): boolean {
-  return (
-    word.startsWith('+') || word.includes('://') || word.slice(0, 4).toLowerCase() === 'www.' || word.includes('@')
-  );
+  return word.startsWith('+') || word.includes('://') || word.slice(0, 4).toLowerCase() === 'www.' || word.includes('@');
 }
 
 /** The leading run of `[A-Za-z_-]` of a word, the cut robots.txt applies to `User-agent:` values. */

@@ -75,22 +75,21 @@ export interface RefreshFailure {
  * (await robots.explain('https://example.com/private/x')).source;
  * // { origin: 'https://example.com', outcome: 'rules', reason: 'ok', status: 200, from: 'network', looksLikeHtml: false, … }
  */
-export interface RobotsSource
-  extends Pick<
-    RobotsFetchResult,
-    | 'origin'
-    | 'robotsUrl'
-    | 'outcome'
-    | 'reason'
-    | 'status'
-    | 'finalUrl'
-    | 'redirects'
-    | 'bytes'
-    | 'truncated'
-    | 'bytesIgnored'
-    | 'contentType'
-    | 'looksLikeHtml'
-  > {
+export interface RobotsSource extends Pick<
+  RobotsFetchResult,
+  | 'origin'
+  | 'robotsUrl'
+  | 'outcome'
+  | 'reason'
+  | 'status'
+  | 'finalUrl'
+  | 'redirects'
+  | 'bytes'
+  | 'truncated'
+  | 'bytesIgnored'
+  | 'contentType'
+  | 'looksLikeHtml'
+> {
   /** When the copy was fetched, or last confirmed by a 304 (the `now` clock, ms). */
   readonly fetchedAt: number;
   /** When the cache asks the network again (ms). */

@@ -17,7 +17,9 @@ function checkSitemap(context: LintContext, record: LintRecord): void {
     record.line,
     record.valueStart === record.valueEnd ? record.keyStart : record.valueStart,
     `Sitemap ${quote(value)} is not an absolute http(s) URL: crawlers ignore it`,
-    value.startsWith('/') ? `write the full URL: Sitemap: https://example.com${value}` : 'write the full URL: Sitemap: https://example.com/sitemap.xml',
+    value.startsWith('/')
+      ? `write the full URL: Sitemap: https://example.com${value}`
+      : 'write the full URL: Sitemap: https://example.com/sitemap.xml',
   );
 }
 
@@ -34,7 +36,13 @@ function checkHost(context: LintContext, record: LintRecord, first: LintRecord |
     return false;
   }
   if (first !== undefined) {
-    context.at('host-repeated', record.line, record.keyStart, `another Host: only the first valid one (line ${first.line}) counts`, 'keep one Host line');
+    context.at(
+      'host-repeated',
+      record.line,
+      record.keyStart,
+      `another Host: only the first valid one (line ${first.line}) counts`,
+      'keep one Host line',
+    );
   }
   return true;
 }

@@ -79,7 +79,9 @@ function checkAgent(context: LintContext, record: LintRecord): void {
     tokenEnd,
     `User-agent ${quote(value)}: Google and RFC 9309 match only its product token ${quote(token)} (every crawler whose token that is); ` +
       `crawlers that compare the whole value ${wildcard ? 'read the "*" literally' : 'may match no crawler to it'}`,
-    wildcard ? `write User-agent: ${token} (a User-agent matches every version and variant of that token anyway)` : `write User-agent: ${token}`,
+    wildcard
+      ? `write User-agent: ${token} (a User-agent matches every version and variant of that token anyway)`
+      : `write User-agent: ${token}`,
   );
 }
 
@@ -159,8 +161,8 @@ export function checkGoogleCrawlDelay(context: LintContext): void {
         'crawl-delay-google',
         extension.line,
         extension.keyStart,
-        'Crawl-delay in a group for Google\'s crawlers only: Google ignores Crawl-delay, so this line does nothing',
-        'Google adjusts its crawl rate to the server\'s responses (slow down with 503 or 429); the line can go',
+        "Crawl-delay in a group for Google's crawlers only: Google ignores Crawl-delay, so this line does nothing",
+        "Google adjusts its crawl rate to the server's responses (slow down with 503 or 429); the line can go",
       );
     }
   }

@@ -79,6 +79,11 @@ export function checkKeys(context: LintContext, skip: ReadonlySet<number>): void
   for (const record of context.records) if (!skip.has(record.line)) checkRecordKey(context, record);
   for (const line of context.file.malformed) if (!skip.has(line)) malformedLine(context, line);
   for (const line of context.file.cut) {
-    context.at('line-too-long', line, context.source.contentStart(line), 'the line is longer than 16,663 bytes: Google ignores the rest of it');
+    context.at(
+      'line-too-long',
+      line,
+      context.source.contentStart(line),
+      'the line is longer than 16,663 bytes: Google ignores the rest of it',
+    );
   }
 }

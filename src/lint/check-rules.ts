@@ -129,7 +129,13 @@ function checkGroupRules(context: LintContext, group: LintGroup): void {
     const pattern = context.value(rule);
     const same = seen.get(`${rule.kind} ${pattern}`);
     if (same !== undefined) {
-      context.at('duplicate-rule', rule.line, rule.keyStart, `the same rule as line ${same.line}: it can never decide anything`, 'remove one of them');
+      context.at(
+        'duplicate-rule',
+        rule.line,
+        rule.keyStart,
+        `the same rule as line ${same.line}: it can never decide anything`,
+        'remove one of them',
+      );
       continue;
     }
     seen.set(`${rule.kind} ${pattern}`, rule);

@@ -48,7 +48,8 @@ export function lintRobotsTxt(body: string | Uint8Array, options: LintOptions = 
   runChecks(context);
   const disabled = new Set(options.disable ?? []);
   const floor = SEVERITY_RANK[options.minSeverity ?? 'info'];
-  if (floor === undefined) throw new RangeError(`minSeverity must be 'error', 'warning' or 'info', got ${JSON.stringify(options.minSeverity)}`);
+  if (floor === undefined)
+    throw new RangeError(`minSeverity must be 'error', 'warning' or 'info', got ${JSON.stringify(options.minSeverity)}`);
   return context.diagnostics
     .filter((diagnostic) => !disabled.has(diagnostic.code) && SEVERITY_RANK[diagnostic.severity] >= floor)
     .sort((a, b) => a.line - b.line || a.column - b.column);

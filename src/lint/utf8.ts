@@ -40,7 +40,7 @@ function sequenceLength(bytes: Uint8Array, i: number, end: number): number {
 
 /** Offset of the first invalid byte in bytes[start, end), or -1. */
 export function firstInvalidUtf8(bytes: Uint8Array, start: number, end: number): number {
-  for (let i = start; i < end; ) {
+  for (let i = start; i < end;) {
     const length = sequenceLength(bytes, i, end);
     if (length === 0) return i;
     i += length;

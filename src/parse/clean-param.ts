@@ -20,7 +20,7 @@ const PATH_PREFIX = /^[A-Za-z0-9.\-/*_]*$/;
 // Names joined by `&`, none empty, each of printable ASCII as a raw query writes names, less `=` and
 // `#`: a name in a query never holds them, so a rule naming one could never apply. One expression for the
 // whole field (no backtracking: `&` cannot occur inside a name).
-const NAME_CHAR = "[!-\"$%'-<>-~]";
+const NAME_CHAR = '[!-"$%\'-<>-~]';
 const PARAM_FIELD = new RegExp(`^${NAME_CHAR}+(?:&${NAME_CHAR}+)*$`);
 
 function isSpaceOrTab(code: number): boolean {

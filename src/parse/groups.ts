@@ -44,7 +44,11 @@ function extensionNamed(body: Uint8Array, start: number, end: number): Extension
     case 10:
       return startsWithIgnoringAsciiCase(body, start, end, 'visit-time') ? 'visit-time' : undefined;
     case 11:
-      return startsWithIgnoringAsciiCase(body, start, end, 'crawl-delay') ? 'crawl-delay' : startsWithIgnoringAsciiCase(body, start, end, 'clean-param') ? 'clean-param' : undefined;
+      return startsWithIgnoringAsciiCase(body, start, end, 'crawl-delay')
+        ? 'crawl-delay'
+        : startsWithIgnoringAsciiCase(body, start, end, 'clean-param')
+          ? 'clean-param'
+          : undefined;
     case 12:
       return startsWithIgnoringAsciiCase(body, start, end, 'request-rate') ? 'request-rate' : undefined;
     default:
@@ -77,7 +81,11 @@ class GroupBuilder implements RecordHandler {
     // Binary garbage would otherwise produce a diagnostic per line; past the cap, one says so.
     if (this.diagnostics.length < MAX_DIAGNOSTICS) this.diagnostics.push({ line, code, message });
     else if (this.diagnostics.length === MAX_DIAGNOSTICS) {
-      this.diagnostics.push({ line, code: 'too-many-diagnostics', message: `more than ${MAX_DIAGNOSTICS} diagnostics; the rest are left out` });
+      this.diagnostics.push({
+        line,
+        code: 'too-many-diagnostics',
+        message: `more than ${MAX_DIAGNOSTICS} diagnostics; the rest are left out`,
+      });
     }
   }
 
@@ -125,7 +133,11 @@ class GroupBuilder implements RecordHandler {
 
   private unknownDirective(line: number, keyStart: number, keyEnd: number): void {
     if (!this.reporting) return;
-    this.report(line, 'unknown-directive', `unknown directive "${decodeUtf8(this.body.subarray(keyStart, Math.min(keyEnd, keyStart + 100)))}" is ignored`);
+    this.report(
+      line,
+      'unknown-directive',
+      `unknown directive "${decodeUtf8(this.body.subarray(keyStart, Math.min(keyEnd, keyStart + 100)))}" is ignored`,
+    );
   }
 
   malformed(line: number): void {

@@ -63,7 +63,11 @@ function show(value: unknown): string {
 }
 
 function key(path: string, name: string | number): string {
-  return typeof name === 'number' ? `${path}[${name}]` : /^[A-Za-z_$][\w$]*$/.test(name) ? `${path}.${name}` : `${path}[${JSON.stringify(name)}]`;
+  return typeof name === 'number'
+    ? `${path}[${name}]`
+    : /^[A-Za-z_$][\w$]*$/.test(name)
+      ? `${path}.${name}`
+      : `${path}[${JSON.stringify(name)}]`;
 }
 
 /**
@@ -140,7 +144,9 @@ export function check<T>(id: number, actual: T, expected: unknown): T {
   if (mismatch === undefined) return actual;
   const entry = table[id];
   const hint =
-    typeof (actual as { then?: unknown } | null)?.then === 'function' ? '\n  (the value is a Promise: does the statement need `await`?)' : '';
+    typeof (actual as { then?: unknown } | null)?.then === 'function'
+      ? '\n  (the value is a Promise: does the statement need `await`?)'
+      : '';
   const message = [
     `result comment does not match at ${entry?.where ?? `#${id}`}`,
     `  statement: ${entry?.statement ?? '?'}`,

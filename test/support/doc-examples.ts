@@ -128,7 +128,14 @@ export function extractMarkdownExamples(markdown: string, file: string): Extract
     if (language !== undefined) {
       const n = (perHeading.get(heading) ?? 0) + 1;
       perHeading.set(heading, n);
-      found.push({ name: `${basename(file)}: ${heading} #${n}`, file, line: i + 2, language, source: body.join('\n'), importsPackage: false });
+      found.push({
+        name: `${basename(file)}: ${heading} #${n}`,
+        file,
+        line: i + 2,
+        language,
+        source: body.join('\n'),
+        importsPackage: false,
+      });
     }
     i = j;
   }
@@ -360,7 +367,10 @@ function lineComments(sf: ts.SourceFile): LineComment[] {
         pos: range.pos,
         end: range.end,
         line,
-        text: text.slice(range.pos + 2, range.end).replace(/^ /, '').replace(/\s+$/, ''),
+        text: text
+          .slice(range.pos + 2, range.end)
+          .replace(/^ /, '')
+          .replace(/\s+$/, ''),
         fullLine: text.slice(lineStart, range.pos).trim() === '',
       });
     }
@@ -398,7 +408,13 @@ function assertedExpression(statement: ts.Statement): ts.Expression | undefined 
 
 /** Finds the result comments of an example and wraps their statements' values in `__doc.check`. */
 export function instrument(source: string, language: ExampleLanguage): Instrumented {
-  const sf = ts.createSourceFile(`example.${language}`, source, ts.ScriptTarget.ES2022, true, language === 'ts' ? ts.ScriptKind.TS : ts.ScriptKind.JS);
+  const sf = ts.createSourceFile(
+    `example.${language}`,
+    source,
+    ts.ScriptTarget.ES2022,
+    true,
+    language === 'ts' ? ts.ScriptKind.TS : ts.ScriptKind.JS,
+  );
   const comments = lineComments(sf);
   const byLine = new Map<number, LineComment[]>();
   for (const comment of comments) byLine.set(comment.line, [...(byLine.get(comment.line) ?? []), comment]);
@@ -477,12 +493,19 @@ export function buildModule(example: DocExample, options: ModuleOptions): Exampl
     instrumented = instrument(example.source, example.language);
   } catch (error) {
     if (error instanceof ExampleSourceError) {
-      error.message = error.message.replace(/^line (\d+)/gm, (_, n: string) => `${relative(ROOT, example.file)}:${example.line + Number(n) - 1}`);
+      error.message = error.message.replace(
+        /^line (\d+)/gm,
+        (_, n: string) => `${relative(ROOT, example.file)}:${example.line + Number(n) - 1}`,
+      );
     }
     throw error;
   }
   const where = (line: number): string => `${relative(ROOT, example.file)}:${example.line + line - 1}`;
-  const table = instrumented.assertions.map((assertion) => ({ where: where(assertion.line), statement: assertion.statement, value: assertion.value }));
+  const table = instrumented.assertions.map((assertion) => ({
+    where: where(assertion.line),
+    statement: assertion.statement,
+    value: assertion.value,
+  }));
   const prelude = [
     `import * as __doc from ${JSON.stringify(options.runtime)};`,
     example.importsPackage && options.exports.length > 0 ? `import { ${options.exports.join(', ')} } from 'robotstxt-wasm';` : '',
@@ -502,7 +525,10 @@ export function buildModule(example: DocExample, options: ModuleOptions): Exampl
     throw new ExampleSourceError(
       errors
         .map((diagnostic) => {
-          const line = diagnostic.file && diagnostic.start !== undefined ? diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start).line + 1 : 0;
+          const line =
+            diagnostic.file && diagnostic.start !== undefined
+              ? diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start).line + 1
+              : 0;
           return `${relative(ROOT, example.file)}:${line}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`;
         })
         .join('\n'),
@@ -576,7 +602,11 @@ export class ExampleRunner {
 
   /** Runs `code` as an ES module; `name` names its file. */
   async run(name: string, code: string): Promise<RunResult> {
-    const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 80);
+    const slug = name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '')
+      .slice(0, 80);
     const file = join(this.dir, `${String(++this.count).padStart(3, '0')}-${slug}.mjs`);
     writeFileSync(file, code);
     await this.acquire();
@@ -642,14 +672,19 @@ export class ExampleRunner {
 
   private release(): void {
     const next = this.waiting.shift();
-    if (next !== undefined) next(); // the slot passes to it
+    if (next !== undefined)
+      next(); // the slot passes to it
     else this.running--;
   }
 }
 
 /** A failed run, told: which example, why, and what it printed. */
 export function describeFailure(name: string, result: RunResult, timeoutMs = 20_000): string {
-  const why = result.timedOut ? `timed out after ${timeoutMs} ms` : result.signal !== null ? `killed by ${result.signal}` : `exit code ${result.code}`;
+  const why = result.timedOut
+    ? `timed out after ${timeoutMs} ms`
+    : result.signal !== null
+      ? `killed by ${result.signal}`
+      : `exit code ${result.code}`;
   return [
     `${name}: ${why}`,
     `module: ${relative(ROOT, result.file)} (kept with DOC_EXAMPLES_KEEP=1)`,

@@ -75,7 +75,8 @@ async function exampleFetch(input, init) {
     if (request.redirect === 'manual' || !REDIRECT_STATUSES.has(response.status)) return response;
     const location = response.headers.get('location');
     if (location === null) return response;
-    if (request.redirect === 'error') throw new TypeError('fetch failed', { cause: new Error(`redirect to ${location} with redirect: 'error'`) });
+    if (request.redirect === 'error')
+      throw new TypeError('fetch failed', { cause: new Error(`redirect to ${location} with redirect: 'error'`) });
     if (hops === MAX_FOLLOWED_REDIRECTS) throw new TypeError('fetch failed', { cause: new Error('redirect count exceeded') });
     await response.body?.cancel();
     url = new URL(location, url);
@@ -106,7 +107,9 @@ net.Socket.prototype.connect = function connectLoopbackOnly(...args) {
         : { port: first, host: typeof args[1] === 'string' ? args[1] : undefined };
   const host = options.host ?? 'localhost';
   if (!(typeof options.path === 'string' && options.path !== '') && !LOOPBACK.has(host)) {
-    const error = Object.assign(new Error(`doc examples may only connect to 127.0.0.1 (refused ${host}:${options.port})`), { code: 'ECONNREFUSED' });
+    const error = Object.assign(new Error(`doc examples may only connect to 127.0.0.1 (refused ${host}:${options.port})`), {
+      code: 'ECONNREFUSED',
+    });
     process.nextTick(() => this.destroy(error));
     return this;
   }

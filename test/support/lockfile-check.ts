@@ -88,15 +88,20 @@ export function satisfies(version: string, range: string): boolean | 'unreadable
 export function lockProblems(lock: Lock, manifest: Manifest): string[] {
   const problems: string[] = [];
   const packages = lock.packages ?? {};
-  if (lock.lockfileVersion === undefined || lock.lockfileVersion < 2) problems.push(`lockfileVersion ${lock.lockfileVersion}: npm 7 or later writes 2 or 3`);
-  if (lock.name !== manifest.name || lock.version !== manifest.version) problems.push('the lock file names another package or version than package.json');
+  if (lock.lockfileVersion === undefined || lock.lockfileVersion < 2)
+    problems.push(`lockfileVersion ${lock.lockfileVersion}: npm 7 or later writes 2 or 3`);
+  if (lock.name !== manifest.name || lock.version !== manifest.version)
+    problems.push('the lock file names another package or version than package.json');
 
   const root = packages[''] ?? {};
   for (const kind of DEPENDENCY_KINDS) {
     const wanted = manifest[kind] ?? {};
     const locked = root[kind] ?? {};
     for (const name of new Set([...Object.keys(wanted), ...Object.keys(locked)])) {
-      if (wanted[name] !== locked[name]) problems.push(`${kind}.${name}: package.json asks ${wanted[name] ?? 'nothing'}, the lock file records ${locked[name] ?? 'nothing'}`);
+      if (wanted[name] !== locked[name])
+        problems.push(
+          `${kind}.${name}: package.json asks ${wanted[name] ?? 'nothing'}, the lock file records ${locked[name] ?? 'nothing'}`,
+        );
       const path = resolveEntry(packages, '', name);
       const version = path === undefined ? undefined : packages[path]?.version;
       if (wanted[name] === undefined) continue;
@@ -105,7 +110,8 @@ export function lockProblems(lock: Lock, manifest: Manifest): string[] {
         continue;
       }
       const inRange = satisfies(version, wanted[name]);
-      if (inRange === 'unreadable') problems.push(`${name}: the guard cannot read the range ${wanted[name]}; use x.y.z, x.y, ^x.y.z or ~x.y.z`);
+      if (inRange === 'unreadable')
+        problems.push(`${name}: the guard cannot read the range ${wanted[name]}; use x.y.z, x.y, ^x.y.z or ~x.y.z`);
       else if (!inRange) problems.push(`${name}: locked at ${version}, outside package.json's ${wanted[name]}`);
     }
   }
@@ -115,11 +121,14 @@ export function lockProblems(lock: Lock, manifest: Manifest): string[] {
     if (!path.startsWith('node_modules/') && !path.includes('/node_modules/')) continue;
     if (typeof entry.version !== 'string' || parseVersion(entry.version) === undefined) problems.push(`${path}: no version`);
     if (typeof entry.integrity !== 'string' || !/^sha(256|384|512)-/.test(entry.integrity)) problems.push(`${path}: no integrity`);
-    if (entry.resolved !== undefined && /^[a-z]+:\/\//i.test(entry.resolved)) problems.push(`${path}: resolved names a registry host (${new URL(entry.resolved).host}); the lock file names none`);
+    if (entry.resolved !== undefined && /^[a-z]+:\/\//i.test(entry.resolved))
+      problems.push(`${path}: resolved names a registry host (${new URL(entry.resolved).host}); the lock file names none`);
     for (const kind of ['dependencies', 'optionalDependencies'] as const) {
       for (const name of Object.keys(entry[kind] ?? {})) {
         if (resolveEntry(packages, path, name) === undefined) {
-          problems.push(`${path}: its ${kind === 'optionalDependencies' ? 'optional dependency' : 'dependency'} ${name} has no entry (a lock written on one platform drops the others' packages)`);
+          problems.push(
+            `${path}: its ${kind === 'optionalDependencies' ? 'optional dependency' : 'dependency'} ${name} has no entry (a lock written on one platform drops the others' packages)`,
+          );
         }
       }
     }

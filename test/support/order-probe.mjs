@@ -63,7 +63,11 @@ function dropInAnswers(file) {
     answers.push(robots.getCrawlDelay(agent) ?? null);
     for (const url of file.urls) {
       const absolute = `https://${file.name}${url}`;
-      answers.push([robots.isAllowed(absolute, agent) ?? null, robots.isDisallowed(absolute, agent) ?? null, robots.getMatchingLineNumber(absolute, agent)]);
+      answers.push([
+        robots.isAllowed(absolute, agent) ?? null,
+        robots.isDisallowed(absolute, agent) ?? null,
+        robots.getMatchingLineNumber(absolute, agent),
+      ]);
     }
   }
   return answers;

@@ -27,7 +27,9 @@ export function patternList(rules: readonly { readonly allow: boolean; readonly 
 export function compileRuleLines(rules: readonly RuleLine[], profile: Profile): CompiledRules {
   const { bytes, starts, lengths } = patternList(rules);
   const records = new RuleRecords(bytes);
-  rules.forEach((rule, index) => records.add(rule.line, rule.allow, starts[index] as number, (starts[index] as number) + (lengths[index] as number)));
+  rules.forEach((rule, index) =>
+    records.add(rule.line, rule.allow, starts[index] as number, (starts[index] as number) + (lengths[index] as number)),
+  );
   return compileRules(records, [{ firstRule: 0, endRule: records.count }], profile);
 }
 

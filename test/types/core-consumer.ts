@@ -3,14 +3,7 @@
  * `lib: ["es2022"]` alone (no DOM, no @types/node), where URL, Response and AbortSignal do not exist.
  * Compiled by test/package.test.ts against dist/; not run.
  */
-import {
-  parseRobotsTxt,
-  productToken,
-  RobotsCache,
-  type FetchLike,
-  type RobotsFetchResult,
-  type RobotsCacheStats,
-} from 'robotstxt-wasm';
+import { parseRobotsTxt, productToken, RobotsCache, type FetchLike, type RobotsFetchResult, type RobotsCacheStats } from 'robotstxt-wasm';
 
 const robots = parseRobotsTxt('User-agent: *\nDisallow: /private/\n');
 const allowed: boolean = robots.isAllowed('https://example.com/private/x', 'ExampleBot');

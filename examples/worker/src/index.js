@@ -32,7 +32,8 @@ class ConfigurationError extends Error {}
 
 /** ORIGIN as a URL: http(s), a host, and nothing else (no credentials, path, query or fragment). */
 function originOf(value) {
-  const problem = 'ORIGIN must be the site behind the gate, an http(s) origin such as https://www.example.com, with no credentials, path, query or fragment';
+  const problem =
+    'ORIGIN must be the site behind the gate, an http(s) origin such as https://www.example.com, with no credentials, path, query or fragment';
   let origin;
   try {
     origin = new URL(value);
@@ -148,7 +149,10 @@ export default {
       config ??= readConfig(env);
     } catch (error) {
       if (!(error instanceof ConfigurationError)) throw error;
-      return new Response(`The robots gate is misconfigured: ${error.message}.\n`, { status: 500, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+      return new Response(`The robots gate is misconfigured: ${error.message}.\n`, {
+        status: 500,
+        headers: { 'content-type': 'text/plain; charset=utf-8' },
+      });
     }
     const url = new URL(request.url);
     // Always the configured origin: its URL copied, the request's path and query set on the copy.

@@ -136,7 +136,8 @@ function checkRobotsSource(options: FilterOptions): void {
   } catch {
     throw new UsageError(`${flag} ${path}: no such ${robots.kind === 'dir' ? 'directory' : 'file'}`);
   }
-  if (isDirectory !== (robots.kind === 'dir')) throw new UsageError(`${flag} ${path}: not a ${robots.kind === 'dir' ? 'directory' : 'file'}`);
+  if (isDirectory !== (robots.kind === 'dir'))
+    throw new UsageError(`${flag} ${path}: not a ${robots.kind === 'dir' ? 'directory' : 'file'}`);
 }
 
 export async function runFilter(args: readonly string[]): Promise<number> {

@@ -65,7 +65,7 @@ function decideLineByLine(batch: Uint8Array, settings: FilterSettings, source: R
   const verdicts: number[] = [];
   const explained: (Decision & { url: string })[] = [];
 
-  for (let start = 0; start < batch.length; ) {
+  for (let start = 0; start < batch.length;) {
     const line = starts.length;
     const newline = batch.indexOf(NEWLINE, start);
     const next = newline < 0 ? batch.length : newline + 1;

@@ -63,18 +63,29 @@ export class FetchResolver {
     if (response.status < 200 || response.status > 299 || response.body === null) return response;
     const [ours, theirs] = response.body.tee();
     this.bodies.set(url, readAtMost(ours, this.settings.maxRobotsBytes + 1));
-    return { status: response.status, type: response.type, url: response.url, redirected: response.redirected, headers: response.headers, body: theirs };
+    return {
+      status: response.status,
+      type: response.type,
+      url: response.url,
+      redirected: response.redirected,
+      headers: response.headers,
+      body: theirs,
+    };
   };
 
   /** Fetches the robots.txt of every host of `batch` not fetched yet. */
   async prepare(batch: Uint8Array): Promise<void> {
     const field: UrlField = { start: 0, end: 0, text: undefined, host: undefined, defaultPort: undefined };
     const wanted = new Map<string, string>();
-    for (let start = 0; start < batch.length; ) {
+    for (let start = 0; start < batch.length;) {
       const newline = batch.indexOf(0x0a, start);
       const end = newline < 0 ? batch.length : newline;
       const lineEnd = end > start && batch[end - 1] === 0x0d ? end - 1 : end;
-      if (readUrlField(batch, start, lineEnd, this.settings.shape, true, field) && field.host !== undefined && !this.settled.has(field.host)) {
+      if (
+        readUrlField(batch, start, lineEnd, this.settings.shape, true, field) &&
+        field.host !== undefined &&
+        !this.settled.has(field.host)
+      ) {
         wanted.set(field.host, this.originOf(batch, field));
       }
       start = newline < 0 ? batch.length : newline + 1;
@@ -99,7 +110,13 @@ export class FetchResolver {
 
   private async resolve(host: string, origin: string): Promise<void> {
     this.settled.add(host);
-    const result = await fetchRobotsTxt(origin, { userAgent: this.setting.userAgent, timeoutMs: this.setting.timeoutMs, profile: this.settings.profile, maxBytes: this.settings.maxRobotsBytes, fetch: this.fetch });
+    const result = await fetchRobotsTxt(origin, {
+      userAgent: this.setting.userAgent,
+      timeoutMs: this.setting.timeoutMs,
+      profile: this.settings.profile,
+      maxBytes: this.settings.maxRobotsBytes,
+      fetch: this.fetch,
+    });
     const body = result.outcome === 'rules' ? await this.bodies.get(result.finalUrl) : undefined;
     for (const url of this.bodies.keys()) if (url.startsWith(origin)) this.bodies.delete(url);
     result.robots?.dispose();

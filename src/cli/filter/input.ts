@@ -75,7 +75,8 @@ async function* chunksOf(stream: Readable, onRead: (bytes: number) => void): Asy
 
 /** Every input's chunks, in order (stdin when there are no files). */
 export async function* readInputs(files: readonly string[], onRead: (bytes: number) => void): AsyncGenerator<Uint8Array> {
-  const streams = files.length === 0 ? [() => process.stdin] : files.map((file) => () => createReadStream(file, { highWaterMark: 256 * 1024 }));
+  const streams =
+    files.length === 0 ? [() => process.stdin] : files.map((file) => () => createReadStream(file, { highWaterMark: 256 * 1024 }));
   for (const open of streams) {
     // Plain Uint8Array views of Node's Buffers: the line scanners then see one kind of array, not two.
     for await (const chunk of chunksOf(open(), onRead)) yield new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length);

@@ -21,7 +21,13 @@ export type InputShape =
 export type RobotsSourceSetting =
   | { readonly kind: 'dir'; readonly dir: string }
   | { readonly kind: 'file'; readonly file: string }
-  | { readonly kind: 'fetch'; readonly userAgent: string; readonly concurrency: number; readonly saveDir: string | undefined; readonly timeoutMs: number };
+  | {
+      readonly kind: 'fetch';
+      readonly userAgent: string;
+      readonly concurrency: number;
+      readonly saveDir: string | undefined;
+      readonly timeoutMs: number;
+    };
 
 /** What deciding a batch of lines needs: the same in the main thread and in every worker. */
 export interface FilterSettings {
@@ -79,13 +85,19 @@ function shapeOf(values: Record<string, string | boolean | undefined>): InputSha
   const chosen = [field !== undefined, json !== undefined, format !== undefined].filter(Boolean).length;
   if (chosen > 1) throw new UsageError('--field, --json-field and --format each say where the URL is: pass one of them');
   if (values.delimiter !== undefined && field === undefined) throw new UsageError('--delimiter goes with --field N');
-  if (values.host !== undefined && format === undefined) throw new UsageError('--host names the site of an access log: it goes with --format combined');
+  if (values.host !== undefined && format === undefined)
+    throw new UsageError('--host names the site of an access log: it goes with --format combined');
   if (field !== undefined) {
     const delimiter = (values.delimiter as string | undefined) ?? '\t';
-    if ([...delimiter].length !== 1) throw new UsageError(`--delimiter takes one character ('\\t' by default, ' ' for runs of spaces), got ${JSON.stringify(delimiter)}`);
+    if ([...delimiter].length !== 1)
+      throw new UsageError(`--delimiter takes one character ('\\t' by default, ' ' for runs of spaces), got ${JSON.stringify(delimiter)}`);
     const code = delimiter.codePointAt(0) as number;
     if (code > 0x7f) throw new UsageError(`--delimiter must be an ASCII character, got ${JSON.stringify(delimiter)}`);
-    return { kind: 'field', field: wholeNumber('field', field, 1), delimiter: delimiter === '\t' ? 'tab' : delimiter === ' ' ? 'spaces' : code };
+    return {
+      kind: 'field',
+      field: wholeNumber('field', field, 1),
+      delimiter: delimiter === '\t' ? 'tab' : delimiter === ' ' ? 'spaces' : code,
+    };
   }
   if (json !== undefined) {
     if (json === '') throw new UsageError('--json-field takes a key (a.b for a nested one)');
@@ -104,7 +116,9 @@ function robotsSourceOf(values: Record<string, string | boolean | undefined>): R
   const fetch = values.fetch === true;
   const chosen = [dir !== undefined, file !== undefined, fetch].filter(Boolean).length;
   if (chosen !== 1) {
-    throw new UsageError('say where the robots.txt files are: --robots-dir DIR (one file per host), --robots FILE (one file for every URL) or --fetch (from the sites)');
+    throw new UsageError(
+      'say where the robots.txt files are: --robots-dir DIR (one file per host), --robots FILE (one file for every URL) or --fetch (from the sites)',
+    );
   }
   const fetchOnly = ['concurrency', 'user-agent', 'save-dir', 'timeout'].filter((name) => values[name] !== undefined);
   if (!fetch && fetchOnly.length > 0) throw new UsageError(`--${fetchOnly[0]} goes with --fetch`);
@@ -122,9 +136,11 @@ function robotsSourceOf(values: Record<string, string | boolean | undefined>): R
 export function readFilterOptions(args: readonly string[]): FilterOptions {
   const { values, positionals } = readArguments('filter', args, OPTIONS);
   const agent = values.agent;
-  if (agent === undefined || agent === '') throw new UsageError('--agent NAME is required: the crawler\'s product token, e.g. --agent ExampleBot');
+  if (agent === undefined || agent === '')
+    throw new UsageError("--agent NAME is required: the crawler's product token, e.g. --agent ExampleBot");
   const output = oneOf('output-format', values['output-format'], ['lines', 'jsonl'] as const, 'lines');
-  if (values.annotate === true && output === 'jsonl') throw new UsageError('--annotate adds columns to lines; --output-format jsonl already has them: pass one');
+  if (values.annotate === true && output === 'jsonl')
+    throw new UsageError('--annotate adds columns to lines; --output-format jsonl already has them: pass one');
   return {
     agent,
     profile: oneOf('profile', values.profile, ['rfc9309', 'google'] as const, 'rfc9309'),

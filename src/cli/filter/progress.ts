@@ -72,7 +72,10 @@ export class Tally {
     if (this.totalBytes !== undefined && this.bytesRead > 0 && this.bytesRead < this.totalBytes) {
       eta = `, ETA ${formatDuration(((this.totalBytes - this.bytesRead) * seconds) / this.bytesRead)}`;
     }
-    const share = this.totalBytes === undefined || this.totalBytes === 0 ? '' : ` (${Math.min(100, (100 * this.bytesRead) / this.totalBytes).toFixed(0)} %)`;
+    const share =
+      this.totalBytes === undefined || this.totalBytes === 0
+        ? ''
+        : ` (${Math.min(100, (100 * this.bytesRead) / this.totalBytes).toFixed(0)} %)`;
     process.stderr.write(
       `\r\x1b[K${formatCount(this.lines)} lines, ${formatCount(Math.round(rate))} lines/s, ${formatBytes(this.bytesRead)}${share}, ${this.hostCount(this.hosts)} hosts${eta}`,
     );

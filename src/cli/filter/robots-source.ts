@@ -116,7 +116,8 @@ export class DirectorySource implements RobotsSource {
     if (known !== undefined) return known;
     const alternative = defaultPort === undefined ? undefined : `${host}_${defaultPort}`;
     let body = isFileName(host) ? readBounded(join(this.dir, host), this.settings.maxRobotsBytes) : null;
-    if (body === null && alternative !== undefined && isFileName(alternative)) body = readBounded(join(this.dir, alternative), this.settings.maxRobotsBytes);
+    if (body === null && alternative !== undefined && isFileName(alternative))
+      body = readBounded(join(this.dir, alternative), this.settings.maxRobotsBytes);
     const rules = body === null ? null : compile(body, this.settings);
     this.cache.set(host, rules);
     return rules;

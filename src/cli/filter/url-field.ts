@@ -176,7 +176,14 @@ function latin1(bytes: Uint8Array, start: number, end: number): string {
 }
 
 /** The `n`th (1-based) field of bytes[start, end), split at `delimiter` (runs of spaces are one separator). */
-function fieldRange(bytes: Uint8Array, start: number, end: number, n: number, delimiter: 'tab' | 'spaces' | number, field: UrlField): boolean {
+function fieldRange(
+  bytes: Uint8Array,
+  start: number,
+  end: number,
+  n: number,
+  delimiter: 'tab' | 'spaces' | number,
+  field: UrlField,
+): boolean {
   const separator = delimiter === 'tab' ? TAB : delimiter === 'spaces' ? SPACE : delimiter;
   let at = start;
   if (delimiter === 'spaces') while (at < end && bytes[at] === SPACE) at++;
@@ -263,7 +270,14 @@ function accessLogField(bytes: Uint8Array, start: number, end: number, field: Ur
  * Reads the URL of the line bytes[start, end) into `field`. False when the line holds none (malformed): too
  * long, no such field, not an http(s) URL or a path, no host where one is needed.
  */
-export function readUrlField(bytes: Uint8Array, start: number, end: number, shape: InputShape, needsHost: boolean, field: UrlField): boolean {
+export function readUrlField(
+  bytes: Uint8Array,
+  start: number,
+  end: number,
+  shape: InputShape,
+  needsHost: boolean,
+  field: UrlField,
+): boolean {
   field.text = undefined;
   field.start = start;
   field.end = end;
