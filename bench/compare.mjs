@@ -4,7 +4,7 @@
  * run 2, …) so that a slow spell of the machine hits both alike; the report gives each task's median per build
  * and their ratio (above 1: the after build is faster). A restructuring is held to "no row slower" with it.
  *
- *   node bench/compare.mjs BEFORE_DIST [AFTER_DIST] [--runs N] [--time MS]
+ *   node bench/compare.mjs BEFORE_DIST [AFTER_DIST] [--runs N] [--time MS] [--workloads crawler,hot]
  *
  * BEFORE_DIST and AFTER_DIST are built dist/ directories (AFTER_DIST defaults to ./dist). One way to get the
  * before build: `git worktree add ../before <commit> && cd ../before && npm ci && npm run build`.
@@ -56,6 +56,8 @@ function main() {
   }
   const runs = option('--runs', 5);
   const timeMs = option('--time', 1000);
+  const only = process.argv.indexOf('--workloads');
+  const workloads = only < 0 ? WORKLOADS : WORKLOADS.filter((workload) => (process.argv[only + 1] ?? '').split(',').includes(workload));
   const loadBefore = loadavg()[0] ?? 0;
   const dirs = { before: mkdtempSync(join(tmpdir(), 'robotstxt-before-')), after: mkdtempSync(join(tmpdir(), 'robotstxt-after-')) };
   try {
@@ -69,7 +71,7 @@ function main() {
     /** @type {Map<string, { before: number[], after: number[], unit: Timing['unit'], checksum: number }>} */
     const samples = new Map();
     for (let run = 1; run <= runs; run++) {
-      for (const workload of WORKLOADS) {
+      for (const workload of workloads) {
         for (const impl of IMPLS) {
           for (const build of /** @type {const} */ (['before', 'after'])) {
             const timing = /** @type {Timing} */ (step(['time', dirs[build], workload, impl, String(timeMs)]));
