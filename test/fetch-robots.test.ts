@@ -8,6 +8,21 @@ import { fetchRobotsTxt, MAX_REDIRECTS, type FetchLike, type FetchRobotsOptions,
 import { closedPort, closeServers, hang, redirect, startServer, status, text, type TestServer } from './support/http-server.js';
 
 const UA = 'ExampleBot/1.2 (+https://example.com/bot)';
+
+/**
+ * A fetch for tests that name other hosts (redirects elsewhere, options refused before any request):
+ * requests to 127.0.0.1 go to the real servers of the test; any other URL is recorded and refused, so no
+ * packet ever leaves the loopback interface.
+ */
+function loopbackOnlyFetch(): { fetch: FetchLike; refused: string[] } {
+  const refused: string[] = [];
+  const fetch: FetchLike = (url, init) => {
+    if (new URL(url).hostname === '127.0.0.1') return globalThis.fetch(url, init);
+    refused.push(url);
+    return Promise.reject(new TypeError(`refused by the test: ${url}`));
+  };
+  return { fetch, refused };
+}
 const RULES = 'User-agent: *\nDisallow: /private/\n';
 
 afterEach(closeServers);
@@ -318,24 +333,12 @@ describe('bad input throws; the network never does', () => {
     [{ userAgent: 'Bot\r\nX-Evil: 1' }, TypeError],
     [{ userAgent: UA, fetch: 'fetch' }, TypeError],
   ])('rejects bad options: %j', async (options, type) => {
+    const { fetch, refused } = loopbackOnlyFetch();
     // @ts-expect-error: deliberately wrong options
-    await expect(fetchRobotsTxt('https://example.com/', options)).rejects.toBeInstanceOf(type);
+    await expect(fetchRobotsTxt('https://example.com/', { fetch, ...options })).rejects.toBeInstanceOf(type);
+    expect(refused).toEqual([]);
   });
 });
-
-/**
- * A fetch for tests about redirects to other hosts: requests to 127.0.0.1 go to the real servers of the
- * test; any other URL is recorded and refused, so no packet ever leaves the loopback interface.
- */
-function loopbackOnlyFetch(): { fetch: FetchLike; refused: string[] } {
-  const refused: string[] = [];
-  const fetch: FetchLike = (url, init) => {
-    if (new URL(url).hostname === '127.0.0.1') return globalThis.fetch(url, init);
-    refused.push(url);
-    return Promise.reject(new TypeError(`refused by the test: ${url}`));
-  };
-  return { fetch, refused };
-}
 
 describe('redirects with credentials in their Location', () => {
   it('are followed without the credentials, which appear in no result', async () => {
@@ -394,7 +397,11 @@ describe('allowRedirect decides where redirects may go', () => {
 
 describe('inputs a network fetch must bound', () => {
   it('maxBytes must be finite: a RangeError that says the body must be bounded', async () => {
-    await expect(fetchRobotsTxt('https://example.com/', { userAgent: UA, maxBytes: Infinity })).rejects.toThrow(/finite.*must be bounded/);
+    const { fetch, refused } = loopbackOnlyFetch();
+    await expect(fetchRobotsTxt('https://example.com/', { userAgent: UA, maxBytes: Infinity, fetch })).rejects.toThrow(
+      /finite.*must be bounded/,
+    );
+    expect(refused).toEqual([]);
   });
 
   it('a custom fetch that returns something other than a Response is an outcome, not a rejection', async () => {
