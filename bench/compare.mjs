@@ -9,7 +9,6 @@
  * BEFORE_DIST and AFTER_DIST are built dist/ directories (AFTER_DIST defaults to ./dist). One way to get the
  * before build: `git worktree add ../before <commit> && cd ../before && npm ci && npm run build`.
  */
-import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -18,10 +17,10 @@ import { corpusDirectory, expectedDirectory } from './corpus.mjs';
 import { WORKLOADS } from './engines/engine.mjs';
 import { rate } from './report.mjs';
 import { median } from './median.mjs';
+import { step } from './worker-step.mjs';
 
 /** @typedef {import('./worker.mjs').Timing} Timing */
 
-const WORKER = fileURLToPath(new URL('./worker.mjs', import.meta.url));
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const IMPLS = ['wasm', 'typescript'];
 
@@ -29,17 +28,6 @@ const IMPLS = ['wasm', 'typescript'];
 function option(name, fallback) {
   const at = process.argv.indexOf(name);
   return at < 0 ? fallback : Number(process.argv[at + 1]);
-}
-
-/** @param {string[]} args @returns {unknown} */
-function step(args) {
-  const result = spawnSync(process.execPath, [WORKER, ...args], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  if (result.status !== 0) throw new Error(`bench/worker.mjs ${args.join(' ')} failed (exit ${result.status ?? result.signal})`);
-  return JSON.parse(result.stdout.trim().split('\n').at(-1) ?? '');
 }
 
 function main() {

@@ -11,7 +11,6 @@
  * bench/engines/); runs are interleaved (run 1 of every task, then run 2 of every task, …) so that a slow
  * spell of the machine hits all engines alike, and the report gives the median across runs.
  */
-import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { arch, cpus, loadavg, platform, tmpdir, totalmem } from 'node:os';
@@ -21,6 +20,7 @@ import { corpusDirectory, expectedDirectory } from './corpus.mjs';
 import { WORKLOADS } from './engines/engine.mjs';
 import { ENGINES } from './engines/index.mjs';
 import { megabytes, rate, render } from './report.mjs';
+import { step } from './worker-step.mjs';
 
 /**
  * @typedef {import('./worker.mjs').Prepared} Prepared
@@ -38,7 +38,6 @@ const RUNS = quick ? 2 : 5;
 const TIME_MS = quick ? 250 : 1000;
 const ALLOC_CHECKS = quick ? 1_000_000 : 10_000_000;
 
-const WORKER = fileURLToPath(new URL('./worker.mjs', import.meta.url));
 const RESULTS = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
@@ -50,24 +49,6 @@ function keptSections() {
   const previous = existsSync(RESULTS) ? readFileSync(RESULTS, 'utf8') : '';
   const at = previous.indexOf(KEPT_FROM);
   return at < 0 ? '' : previous.slice(at);
-}
-
-/**
- * Runs one worker step and returns its JSON answer (its last line of stdout), typed by the caller.
- * @template T
- * @param {string[]} args
- * @param {{ exposeGc?: boolean }} [options]
- * @returns {T}
- */
-function step(args, options = {}) {
-  const result = spawnSync(process.execPath, [...(options.exposeGc ? ['--expose-gc'] : []), WORKER, ...args], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  if (result.status !== 0)
-    throw new Error(`bench/worker.mjs ${args.slice(0, 1).concat(args.slice(2)).join(' ')} failed (exit ${result.status ?? result.signal})`);
-  return JSON.parse(result.stdout.trim().split('\n').at(-1) ?? '');
 }
 
 /** @param {string} line */
