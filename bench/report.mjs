@@ -8,6 +8,7 @@ import { dropIn, robotsParser } from './engines/robots-parser.mjs';
 import { guard } from './engines/robots-txt-guard.mjs';
 import { typescript, wasm } from './engines/robotstxt-wasm.mjs';
 import { TYPICAL_FILE_BYTES } from './workloads.mjs';
+import { describeMachine } from './machine.mjs';
 import { median } from './median.mjs';
 
 /**
@@ -20,7 +21,7 @@ import { median } from './median.mjs';
  * @typedef {import('./memory.mjs').Memory} Memory
  * @typedef {import('./memory.mjs').Alloc} Alloc
  * @typedef {import('./memory.mjs').Collections} Collections
- * @typedef {{ cpu: string, cores: number, memory: string, node: string, os: string, date: string }} Machine
+ * @typedef {import('./machine.mjs').Machine} Machine
  * @typedef {{
  *   machine: Machine, quick: boolean, runs: number, build: string, load: { before: number, after: number },
  *   prepared: Prepared, agreement: Record<string, Agreement>, disagreements: Record<string, Disagreement[]>,
@@ -60,12 +61,12 @@ export function rate(perSecond, unit) {
 }
 
 /** @param {number} ratio */
-function times(ratio) {
+export function times(ratio) {
   return Number.isNaN(ratio) ? '–' : `${ratio >= 10 ? ratio.toFixed(0) : ratio.toFixed(1)}×`;
 }
 
 /** @param {boolean} ok */
-function mark(ok) {
+export function mark(ok) {
   return ok ? '✓' : '✗';
 }
 
@@ -154,7 +155,7 @@ function header({ machine: m, quick, runs, build, load, prepared }) {
   return [
     '# Benchmark results',
     '',
-    `${m.date} · ${m.cpu}, ${m.cores} cores, ${m.memory} · Node ${m.node} (${m.os}) · ` +
+    `${describeMachine(m)} · ` +
       `load average ${load.before.toFixed(2)} before, ${load.after.toFixed(2)} after · ` +
       `${runs} interleaved runs per task, each in its own process; medians across runs (± half the range); ` +
       'ratios are medians of the per-run ratios' +

@@ -13,12 +13,13 @@
  */
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { arch, cpus, loadavg, platform, tmpdir, totalmem } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { corpusDirectory, expectedDirectory } from './corpus.mjs';
 import { WORKLOADS } from './engines/engine.mjs';
 import { ENGINES } from './engines/index.mjs';
+import { machine } from './machine.mjs';
 import { megabytes, rate, render } from './report.mjs';
 import { step } from './worker-step.mjs';
 
@@ -29,7 +30,6 @@ import { step } from './worker-step.mjs';
  * @typedef {import('./worker.mjs').Timing} Timing
  * @typedef {import('./memory.mjs').Memory} Memory
  * @typedef {import('./memory.mjs').Alloc} Alloc
- * @typedef {import('./report.mjs').Machine} Machine
  */
 
 const quick = process.argv.includes('--quick');
@@ -54,19 +54,6 @@ function keptSections() {
 /** @param {string} line */
 function log(line) {
   process.stderr.write(`${line}\n`);
-}
-
-/** @returns {Machine} */
-function machine() {
-  const cpu = cpus();
-  return {
-    cpu: cpu[0]?.model.trim() ?? 'unknown CPU',
-    cores: cpu.length,
-    memory: `${(totalmem() / 2 ** 30).toFixed(1)} GiB`,
-    node: process.version,
-    os: `${platform()} ${arch()}`,
-    date: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
-  };
 }
 
 /** @param {string} dir @returns {Prepared} */

@@ -20,6 +20,7 @@ import { WORKLOADS } from './engines/engine.mjs';
 import { ENGINES, engineNamed } from './engines/index.mjs';
 import { importLibrary, wasm } from './engines/robotstxt-wasm.mjs';
 import { Inputs } from './inputs.mjs';
+import { machineProbe } from './machine.mjs';
 import { alloc, memory } from './memory.mjs';
 import { buildWorkloads } from './workloads.mjs';
 
@@ -130,23 +131,6 @@ async function agreement(dir) {
   }
   writeFileSync(join(dir, 'disagreements.json'), JSON.stringify(examples, null, 1));
   reply(summary);
-}
-
-/**
- * How fast the machine runs plain JS right now: a fixed integer loop, in rounds per ms. The machine is shared
- * (2 vCPUs that may be one core's hyperthreads), and a neighbour's load can halve every number; this probe,
- * taken just before timing, lets the report show which runs were slowed that way.
- */
-function machineProbe() {
-  let state = 1;
-  let rounds = 0;
-  const started = performance.now();
-  let elapsed = 0;
-  while ((elapsed = performance.now() - started) < 50) {
-    for (let i = 0; i < 10_000; i++) state = Math.imul(state ^ (state >>> 15), 0x2c1b3c6d) + i;
-    rounds++;
-  }
-  return { roundsPerMs: rounds / elapsed, state: state & 1 };
 }
 
 /** @param {string} dir @param {string} workload @param {string} impl @param {number} timeMs */

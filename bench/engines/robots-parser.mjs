@@ -17,6 +17,21 @@ import { outputProbe, peerVersion } from './engine.mjs';
  * @typedef {(url: string, contents: string) => Robots} RobotsParser
  */
 
+/** robots-parser itself, from node_modules. @returns {Promise<RobotsParser>} */
+export async function loadRobotsParser() {
+  return (await import('robots-parser')).default;
+}
+
+/**
+ * Our drop-in from the build a run copied into `dir` (bench/engines/robotstxt-wasm.mjs, importLibrary), like our
+ * other engines.
+ * @param {string} dir
+ * @returns {Promise<RobotsParser>}
+ */
+export async function loadDropIn(dir) {
+  return (await import(pathToFileURL(join(dir, 'dist', 'robots-parser.js')).href)).default;
+}
+
 /**
  * An engine of robots-parser's interface.
  * @param {{ impl: import('./engine.mjs').Impl, label: string, load: (inputs: import('./engine.mjs').Inputs) => Promise<RobotsParser> }} parser
@@ -129,13 +144,12 @@ function robotsParserInterface({ impl, label, load }) {
 export const robotsParser = robotsParserInterface({
   impl: 'robots-parser',
   label: `robots-parser ${peerVersion('robots-parser')}`,
-  load: async () => (await import('robots-parser')).default,
+  load: loadRobotsParser,
 });
 
 /** @type {Engine} */
 export const dropIn = robotsParserInterface({
   impl: 'drop-in',
   label: 'robotstxt-wasm/compat/robots-parser',
-  // The build this run copied (bench/engines/robotstxt-wasm.mjs, importLibrary), like our other engines.
-  load: async (inputs) => (await import(pathToFileURL(join(inputs.dir, 'dist', 'robots-parser.js')).href)).default,
+  load: (inputs) => loadDropIn(inputs.dir),
 });
