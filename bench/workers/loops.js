@@ -53,3 +53,24 @@ export function timedLoops(parseRobotsTxt, body, urls, rules) {
     },
   };
 }
+
+/**
+ * The cold path (issue 20, target 6): each host's robots.txt bytes, parsed, compiled for Googlebot, asked its
+ * first URL, dropped; the whole sample `n` times. The same in Node and in workerd, like the loops above.
+ * @param {typeof import('../../src/index.js').parseRobotsTxt} parseRobotsTxt
+ * @param {readonly { body: Uint8Array, url: string }[]} files
+ * @returns {(n: number) => number} the passes, answering how many first URLs were allowed
+ */
+export function coldPasses(parseRobotsTxt, files) {
+  return (n) => {
+    let allowed = 0;
+    for (let pass = 0; pass < n; pass++) {
+      for (const file of files) {
+        const robots = parseRobotsTxt(file.body);
+        if (robots.forAgent('Googlebot').isAllowed(file.url)) allowed++;
+        robots.dispose();
+      }
+    }
+    return allowed;
+  };
+}
