@@ -30,7 +30,7 @@ import { MAIN_AGENT } from './workloads.mjs';
  *   run: (files: readonly ColdFile[]) => number,
  *   verdict: (file: ColdFile, url: string) => 0 | 1 | 2,
  *   tier?: (file: ColdFile) => string,
- * }} ColdEngine `tier`: the tier a host's rules answered in, on a build that says (ours only)
+ * }} ColdEngine `tier`: the tier a host's rules are in after its checks, on a build that says (ours only)
  */
 
 export const COLD_ENGINES = /** @type {const} */ (['native', 'indexed', 'drop-in', 'robots-parser']);
@@ -75,7 +75,10 @@ function native(lib) {
     },
     tier(file) {
       const robots = tieredParse(lib, file.body);
-      const tier = robots.forAgent(MAIN_AGENT).tier ?? 'indexed (untiered build)';
+      const rules = robots.forAgent(MAIN_AGENT);
+      // Read after the host's checks: a tiered build may move its rules to another tier as they are asked.
+      for (const url of file.urls) rules.isAllowed(url);
+      const tier = rules.tier ?? 'indexed (untiered build)';
       robots.dispose();
       return tier;
     },

@@ -264,7 +264,7 @@ function verdictSection(results) {
     const shown = Object.entries(answered)
       .map(([tier, hosts]) => `${tier} ${hosts.toLocaleString('en')}`)
       .join(', ');
-    lines.push(`- native, ${urls} URL${urls === 1 ? '' : 's'}: hosts by the tier their rules answered in: ${shown}`);
+    lines.push(`- native, ${urls} URL${urls === 1 ? '' : 's'}: hosts by the tier their rules were in after their checks: ${shown}`);
   }
   lines.push('');
   return lines;
