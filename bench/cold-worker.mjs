@@ -28,7 +28,7 @@ import { median } from './median.mjs';
  * @typedef {{ files: number, seconds: number, allowed: number }} TierTiming `seconds`: the median pass over the tier's files
  * @typedef {{ engine: ColdEngineName, urls: number, tiers: TierTiming[], passes: number, verdicts: string, answeredIn: Record<string, number>, probe: number }} ColdTiming
  * `verdicts`: one character per (host, URL) in corpus order, 1 allowed, 0 disallowed, 2 neither (robots-parser's
- * undefined); `answeredIn`: hosts by the tier their rules answered in (ours; empty for the peers).
+ * undefined); `answeredIn`: hosts by the tier their rules were in after their checks (ours; empty for the peers).
  * @typedef {{ engine: 'indexed' | 'robots-parser', bytes: number, seconds: number, passes: number, checksum: number, probe: number }} CompileTiming
  */
 
