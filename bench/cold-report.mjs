@@ -227,7 +227,13 @@ function targetsSection(results) {
     ['1. … ≥ 3× with 8 URLs per host', times(eight), mark(agree && eight >= 3)],
     [
       '1. … every size tier ≥ 2× (1 and 8 URLs)',
-      `lowest ${times(worstTier)} (${tierRatios.map(times).join(', ')})`,
+      `lowest ${times(worstTier)} (by tier, ${URL_COUNTS.map(
+        (urls, u) =>
+          `${urls} URL${urls === 1 ? '' : 's'}: ${tierRatios
+            .slice(u * TIERS.length, (u + 1) * TIERS.length)
+            .map(times)
+            .join(', ')}`,
+      ).join('; ')})`,
       mark(agree && worstTier >= 2),
     ],
     [
