@@ -18,7 +18,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { COLD_ENGINES } from './cold-engines.mjs';
-import { URL_COUNTS } from './cold-inputs.mjs';
+import { TIERS, URL_COUNTS } from './cold-inputs.mjs';
 import { coldKey, compileKey, PEER, renderCold } from './cold-report.mjs';
 import { corpusDirectory, expectedDirectory } from './corpus.mjs';
 import { machine } from './machine.mjs';
@@ -30,6 +30,8 @@ import { step } from './worker-step.mjs';
  * @typedef {import('./cold-report.mjs').Build} Build
  * @typedef {import('./cold-report.mjs').ColdResults} ColdResults
  * @typedef {import('./cold-report.mjs').VerdictCheck} VerdictCheck
+ * @typedef {import('./cold-inputs.mjs').ColdInputs} ColdInputs
+ * @typedef {import('./cold-inputs.mjs').ColdSite} ColdSite
  */
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -66,23 +68,28 @@ function snapshot(dist) {
 }
 
 /**
- * How far two verdict strings agree; `examples` names the first differing (host index, URL index).
- * @param {string} ours @param {string} theirs @param {number} urls
+ * How far two verdict strings agree; `examples` names the first differing hosts and paths.
+ * @param {string} ours @param {string} theirs @param {number} urls @param {readonly ColdSite[]} sites
  */
-function compareVerdicts(ours, theirs, urls) {
+function compareVerdicts(ours, theirs, urls, sites) {
   let differ = 0;
   /** @type {string[]} */
   const examples = [];
   for (let i = 0; i < ours.length; i++) {
     if (ours[i] === theirs[i]) continue;
     differ++;
-    if (examples.length < 3) examples.push(`host #${Math.floor(i / urls)} URL ${i % urls}: ${ours[i]} vs ${theirs[i]}`);
+    const site = sites[Math.floor(i / urls)];
+    if (examples.length < 3) examples.push(`\`${site?.name}\` \`${site?.paths[i % urls]}\`: ${ours[i]} vs ${theirs[i]}`);
   }
   return { differ, total: ours.length, examples, ok: differ === 0 && ours.length === theirs.length };
 }
 
-/** @param {Map<string, ColdTiming[]>} cold @param {ColdResults['builds']} builds @returns {VerdictCheck[]} */
-function verdictChecks(cold, builds) {
+/**
+ * @param {Map<string, ColdTiming[]>} cold @param {ColdResults['builds']} builds
+ * @param {readonly ColdSite[]} sites in the order of the verdicts (the timing processes go tier by tier)
+ * @returns {VerdictCheck[]}
+ */
+function verdictChecks(cold, builds, sites) {
   /** @type {VerdictCheck[]} */
   const checks = [];
   /** @param {string} label @param {string} a @param {string} b @param {ColdTiming[] | undefined} left @param {ColdTiming[] | undefined} right @param {number} urls @param {boolean} must */
@@ -90,7 +97,7 @@ function verdictChecks(cold, builds) {
     const ours = left?.[0]?.verdicts;
     const theirs = right?.[0]?.verdicts;
     if (ours === undefined || theirs === undefined) return;
-    const { differ, total, examples, ok } = compareVerdicts(ours, theirs, urls);
+    const { differ, total, examples, ok } = compareVerdicts(ours, theirs, urls, sites);
     const detail = `${(total - differ).toLocaleString('en')} of ${total.toLocaleString('en')} verdicts the same${differ > 0 ? ` (${examples.join('; ')}; 1 allowed, 0 disallowed, 2 undefined)` : ''}`;
     checks.push({
       label: `${label}, ${urls} URL${urls === 1 ? '' : 's'} (${a} = ${b})`,
@@ -196,7 +203,10 @@ function main() {
         log(`  run ${run}/${runs} compile ${key.padEnd(18)} ${(timing.bytes / timing.seconds / 1e6).toFixed(1)} MB/s`);
       }
     }
-    const checks = verdictChecks(cold, builds);
+    /** @type {ColdInputs} */
+    const prepared = JSON.parse(readFileSync(join(after.dir, 'cold.json'), 'utf8'));
+    const inTierOrder = TIERS.flatMap((_, tier) => prepared.sites.filter((site) => site.tier === tier));
+    const checks = verdictChecks(cold, builds, inTierOrder);
     const section = renderCold({
       machine: machine(),
       quick,
