@@ -265,12 +265,16 @@ function verdictSection(results) {
   const t = new ColdTimings(results.cold);
   const lines = ['### Verdicts, checked before any figure counts', ''];
   for (const check of results.checks) lines.push(`- ${mark(check.ok)} ${check.label}: ${check.detail}`);
-  for (const urls of URL_COUNTS) {
-    const answered = t.runs('after', 'native', urls)[0]?.answeredIn ?? {};
-    const shown = Object.entries(answered)
-      .map(([tier, hosts]) => `${tier} ${hosts.toLocaleString('en')}`)
-      .join(', ');
-    lines.push(`- native, ${urls} URL${urls === 1 ? '' : 's'}: hosts by the tier their rules were in after their checks: ${shown}`);
+  // Which tier answered: a forced row whose hosts are not all indexed did not force anything.
+  for (const engine of /** @type {const} */ (['native', 'indexed'])) {
+    for (const urls of URL_COUNTS) {
+      const answered = t.runs('after', engine, urls)[0]?.answeredIn;
+      if (answered === undefined) continue;
+      const shown = Object.entries(answered)
+        .map(([tier, hosts]) => `${tier} ${hosts.toLocaleString('en')}`)
+        .join(', ');
+      lines.push(`- ${engine}, ${urls} URL${urls === 1 ? '' : 's'}: hosts by the tier their rules were in after their checks: ${shown}`);
+    }
   }
   lines.push('');
   return lines;
