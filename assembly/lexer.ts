@@ -99,6 +99,8 @@ function contentEnds(block: v128): v128 {
  * Makes the record of the line whose content is body[start, end) (comment and NUL already cut off), `colon`
  * being its first colon if that is before `end`. Returns whether it wrote one.
  */
+// @ts-ignore: decorator
+@inline
 function lexLine(body: usize, start: usize, end: usize, colon: usize, record: usize, lineNumber: u32, cut: bool): bool {
   while (start < end && isAsciiWhitespace(load<u8>(body + start))) start++;
   while (end > start && isAsciiWhitespace(load<u8>(body + end - 1))) end--;
@@ -134,6 +136,8 @@ function lexLine(body: usize, start: usize, end: usize, colon: usize, record: us
   return true;
 }
 
+// @ts-ignore: decorator
+@inline
 function writeRecord(record: usize, line: u32, keyStart: usize, keyEnd: usize, valueStart: usize, valueEnd: usize, info: u32): void {
   store<u32>(record, line, RECORD_LINE);
   store<u32>(record, <u32>keyStart, RECORD_KEY_START);
@@ -185,10 +189,14 @@ function classifyKey(key: usize, length: usize): u32 {
   return KIND_OTHER;
 }
 
+// @ts-ignore: decorator
+@inline
 function isAsciiWhitespace(c: u8): bool {
   return c == SPACE || (c >= TAB && c <= CR);
 }
 
+// @ts-ignore: decorator
+@inline
 function isSpaceOrTab(c: u8): bool {
   return c == SPACE || c == TAB;
 }
