@@ -113,13 +113,11 @@ function lexLine(body: usize, start: usize, end: usize, colon: usize, record: us
   let separator = colon < end ? colon : end;
   if (separator == end) {
     // Some files forget the colon: whitespace instead, but only between exactly two tokens.
-    separator = start;
-    while (separator < end && !isSpaceOrTab(load<u8>(body + separator))) separator++;
+    // These are mostly HTML and prose lines, many of them long: the tokens are found 16 bytes at a time.
+    separator = findSpaceOrTab(body, start, end);
     let valueStart = separator;
     while (valueStart < end && isSpaceOrTab(load<u8>(body + valueStart))) valueStart++;
-    let extraToken = separator == end;
-    for (let i = valueStart; i < end && !extraToken; i++) extraToken = isSpaceOrTab(load<u8>(body + i));
-    if (extraToken) {
+    if (separator == end || findSpaceOrTab(body, valueStart, end) != end) {
       writeRecord(record, lineNumber, start, end, end, end, KIND_MALFORMED | cutFlag);
       return true;
     }
@@ -169,6 +167,8 @@ const W: u16 = 0x77; // w
 const NT: u16 = 0x746e; // nt
 
 /** The kind of the key of `length` bytes at `key`. Reads 10 bytes from `key` whatever its length. */
+// @ts-ignore: decorator
+@inline
 function classifyKey(key: usize, length: usize): u32 {
   if (length < 5) return KIND_OTHER;
   const head = load<u64>(key) | FOLD;
@@ -208,6 +208,16 @@ function findLineEnd(base: usize, from: usize, end: usize): usize {
   for (let i = from; i < end; i += 16) {
     const block = v128.load(base + i);
     const mask = i8x16.bitmask(v128.or(i8x16.eq(block, lfs), i8x16.eq(block, crs)));
+    if (mask != 0) return min(i + <usize>ctz(mask), end);
+  }
+  return end;
+}
+
+/** The first space or tab in base[from..end), or `end`. */
+function findSpaceOrTab(base: usize, from: usize, end: usize): usize {
+  for (let i = from; i < end; i += 16) {
+    const block = v128.load(base + i);
+    const mask = i8x16.bitmask(v128.or(i8x16.eq(block, i8x16.splat(<i8>SPACE)), i8x16.eq(block, i8x16.splat(<i8>TAB))));
     if (mask != 0) return min(i + <usize>ctz(mask), end);
   }
   return end;
