@@ -145,8 +145,8 @@ function writeRecord(record: usize, line: u32, keyStart: usize, keyEnd: usize, v
   store<u32>(record, info, RECORD_INFO);
 }
 
-// Google's accepted spellings, each a case-insensitive prefix of the key (no key starts with two of them,
-// so their order does not matter): the first 8 bytes of each as a little-endian u64, the rest as a u16.
+// Google's accepted spellings, each a case-insensitive prefix of the key (no key starts with spellings of
+// two kinds, so the order in which kinds are tried does not matter): the first 8 bytes of each as a little-endian u64, the rest as a u16.
 // Setting bit 5 of a key byte folds A-Z to a-z and maps no other byte a key can hold to a letter, `-` or a
 // space (only CR and NUL would, and neither is ever in a key), so keys compare 8 bytes at a time.
 const FOLD: u64 = 0x2020202020202020;
@@ -166,7 +166,7 @@ const T: u16 = 0x74; // t
 const W: u16 = 0x77; // w
 const NT: u16 = 0x746e; // nt
 
-/** The kind of the key of `length` bytes at `key`. Reads 10 bytes from `key` whatever its length. */
+/** The kind of the key of `length` bytes at `key`. Reads up to 10 bytes from `key`, past a shorter key's end. */
 // @ts-ignore: decorator
 @inline
 function classifyKey(key: usize, length: usize): u32 {
