@@ -12,7 +12,6 @@ import {
   MAX_LINE_BYTES, RECORD_INFO, RECORD_KEY_END, RECORD_KEY_START, RECORD_LINE, RECORD_SIZE, RECORD_VALUE_END,
   RECORD_VALUE_START,
 } from './layout';
-import { findByte } from './scan';
 
 const LF: u8 = 0x0a;
 const CR: u8 = 0x0d;
@@ -48,16 +47,31 @@ export function lex(body: usize, length: usize, start: usize, lineNumber: u32, o
   let lineStart = start;
   finished = false;
   while (count < maxRecords) {
-    let lineEnd = findLineEndOrNul(body, lineStart, length);
-    let contentEnd = lineEnd;
-    if (lineEnd < length && load<u8>(body + lineEnd) == 0) {
-      // A NUL ends the content (the reference reads lines as C strings); the line goes on to CR or LF.
-      lineEnd = findLineEnd(body, lineEnd, length);
+    // One pass finds where the content ends (CR, LF, NUL or `#`) and the first colon before it.
+    let contentEnd = length;
+    let colon = length;
+    for (let p = lineStart; p < length; p += 16) {
+      const block = v128.load(body + p);
+      const colons = i8x16.bitmask(i8x16.eq(block, i8x16.splat(<i8>COLON)));
+      if (colons != 0 && colon == length) colon = p + <usize>ctz(colons);
+      const ends = i8x16.bitmask(contentEnds(block));
+      if (ends != 0) {
+        contentEnd = p + <usize>ctz(ends);
+        break;
+      }
+    }
+    // The bytes past `length` were read too: what was found there is the end of the body.
+    if (contentEnd > length) contentEnd = length;
+    // A `#` or NUL ends the content only: the line goes on to CR or LF.
+    let lineEnd = contentEnd;
+    if (contentEnd < length) {
+      const c = load<u8>(body + contentEnd);
+      if (c != LF && c != CR) lineEnd = findLineEnd(body, contentEnd, length);
     }
     lineNumber++;
     const cut = lineEnd - lineStart > MAX_LINE_BYTES;
     if (contentEnd - lineStart > MAX_LINE_BYTES) contentEnd = lineStart + MAX_LINE_BYTES;
-    if (lexLine(body, lineStart, contentEnd, out + <usize>count * RECORD_SIZE, lineNumber, cut)) count++;
+    if (lexLine(body, lineStart, contentEnd, colon, out + <usize>count * RECORD_SIZE, lineNumber, cut)) count++;
     if (lineEnd >= length) {
       finished = true;
       break;
@@ -71,8 +85,23 @@ export function lex(body: usize, length: usize, start: usize, lineNumber: u32, o
   return count;
 }
 
-function lexLine(body: usize, start: usize, end: usize, record: usize, lineNumber: u32, cut: bool): bool {
-  end = findByte(body, start, end, HASH);
+/** The lanes of `block` that end a line's content: CR, LF, NUL and `#`. */
+// @ts-ignore: decorator
+@inline
+function contentEnds(block: v128): v128 {
+  return v128.or(
+    v128.or(i8x16.eq(block, i8x16.splat(<i8>LF)), i8x16.eq(block, i8x16.splat(<i8>CR))),
+    v128.or(i8x16.eq(block, i8x16.splat(0)), i8x16.eq(block, i8x16.splat(<i8>HASH))),
+  );
+}
+
+/**
+ * Makes the record of the line whose content is body[start, end) (comment and NUL already cut off), `colon`
+ * being its first colon if that is before `end`. Returns whether it wrote one.
+ */
+// @ts-ignore: decorator
+@inline
+function lexLine(body: usize, start: usize, end: usize, colon: usize, record: usize, lineNumber: u32, cut: bool): bool {
   while (start < end && isAsciiWhitespace(load<u8>(body + start))) start++;
   while (end > start && isAsciiWhitespace(load<u8>(body + end - 1))) end--;
   const cutFlag = cut ? CUT_FLAG : 0;
@@ -80,16 +109,15 @@ function lexLine(body: usize, start: usize, end: usize, record: usize, lineNumbe
     if (cut) writeRecord(record, lineNumber, start, end, end, end, KIND_BLANK_CUT | cutFlag);
     return cut;
   }
-  let separator = findByte(body, start, end, COLON);
+  // Trimming removed whitespace only, so a colon before the content's end is still inside [start, end).
+  let separator = colon < end ? colon : end;
   if (separator == end) {
     // Some files forget the colon: whitespace instead, but only between exactly two tokens.
-    separator = start;
-    while (separator < end && !isSpaceOrTab(load<u8>(body + separator))) separator++;
+    // These are mostly HTML and prose lines, many of them long: the tokens are found 16 bytes at a time.
+    separator = findSpaceOrTab(body, start, end);
     let valueStart = separator;
     while (valueStart < end && isSpaceOrTab(load<u8>(body + valueStart))) valueStart++;
-    let extraToken = separator == end;
-    for (let i = valueStart; i < end && !extraToken; i++) extraToken = isSpaceOrTab(load<u8>(body + i));
-    if (extraToken) {
+    if (separator == end || findSpaceOrTab(body, valueStart, end) != end) {
       writeRecord(record, lineNumber, start, end, end, end, KIND_MALFORMED | cutFlag);
       return true;
     }
@@ -106,6 +134,8 @@ function lexLine(body: usize, start: usize, end: usize, record: usize, lineNumbe
   return true;
 }
 
+// @ts-ignore: decorator
+@inline
 function writeRecord(record: usize, line: u32, keyStart: usize, keyEnd: usize, valueStart: usize, valueEnd: usize, info: u32): void {
   store<u32>(record, line, RECORD_LINE);
   store<u32>(record, <u32>keyStart, RECORD_KEY_START);
@@ -115,63 +145,60 @@ function writeRecord(record: usize, line: u32, keyStart: usize, keyEnd: usize, v
   store<u32>(record, info, RECORD_INFO);
 }
 
-// Google's accepted spellings, checked in this order, each as a case-insensitive prefix of the key.
-const USER_AGENT = memory.data<u8>([0x75, 0x73, 0x65, 0x72, 0x2d, 0x61, 0x67, 0x65, 0x6e, 0x74]); // user-agent
-const USERAGENT = memory.data<u8>([0x75, 0x73, 0x65, 0x72, 0x61, 0x67, 0x65, 0x6e, 0x74]); // useragent
-const USER_SPACE_AGENT = memory.data<u8>([0x75, 0x73, 0x65, 0x72, 0x20, 0x61, 0x67, 0x65, 0x6e, 0x74]); // user agent
-const ALLOW = memory.data<u8>([0x61, 0x6c, 0x6c, 0x6f, 0x77]); // allow
-const DISALLOW = memory.data<u8>([0x64, 0x69, 0x73, 0x61, 0x6c, 0x6c, 0x6f, 0x77]); // disallow
-const DISSALLOW = memory.data<u8>([0x64, 0x69, 0x73, 0x73, 0x61, 0x6c, 0x6c, 0x6f, 0x77]); // dissallow
-const DISSALOW = memory.data<u8>([0x64, 0x69, 0x73, 0x73, 0x61, 0x6c, 0x6f, 0x77]); // dissalow
-const DISALOW = memory.data<u8>([0x64, 0x69, 0x73, 0x61, 0x6c, 0x6f, 0x77]); // disalow
-const DIASLLOW = memory.data<u8>([0x64, 0x69, 0x61, 0x73, 0x6c, 0x6c, 0x6f, 0x77]); // diasllow
-const DISALLAW = memory.data<u8>([0x64, 0x69, 0x73, 0x61, 0x6c, 0x6c, 0x61, 0x77]); // disallaw
-const SITEMAP = memory.data<u8>([0x73, 0x69, 0x74, 0x65, 0x6d, 0x61, 0x70]); // sitemap
-const SITE_MAP = memory.data<u8>([0x73, 0x69, 0x74, 0x65, 0x2d, 0x6d, 0x61, 0x70]); // site-map
+// Google's accepted spellings, each a case-insensitive prefix of the key (no key starts with spellings of
+// two kinds, so the order in which kinds are tried does not matter): the first 8 bytes of each as a little-endian u64, the rest as a u16.
+// Setting bit 5 of a key byte folds A-Z to a-z and maps no other byte a key can hold to a letter, `-` or a
+// space (only CR and NUL would, and neither is ever in a key), so keys compare 8 bytes at a time.
+const FOLD: u64 = 0x2020202020202020;
+const ALLOW: u64 = 0x776f6c6c61; // allow
+const DISALOW: u64 = 0x776f6c61736964; // disalow
+const SITEMAP: u64 = 0x70616d65746973; // sitemap
+const DISALLOW: u64 = 0x776f6c6c61736964; // disallow
+const DISSALOW: u64 = 0x776f6c6173736964; // dissalow
+const DIASLLOW: u64 = 0x776f6c6c73616964; // diasllow
+const DISALLAW: u64 = 0x77616c6c61736964; // disallaw
+const SITE_MAP: u64 = 0x70616d2d65746973; // site-map
+const USERAGEN: u64 = 0x6e65676172657375; // useragen|t
+const DISSALLO: u64 = 0x6f6c6c6173736964; // dissallo|w
+const USER_AGE: u64 = 0x6567612d72657375; // user-age|nt
+const USER_SPACE_AGE: u64 = 0x6567612072657375; // user age|nt
+const T: u16 = 0x74; // t
+const W: u16 = 0x77; // w
+const NT: u16 = 0x746e; // nt
 
+/** The kind of the key of `length` bytes at `key`. Reads up to 10 bytes from `key`, past a shorter key's end. */
+// @ts-ignore: decorator
+@inline
 function classifyKey(key: usize, length: usize): u32 {
-  if (startsWithFolded(key, length, USER_AGENT, 10) || startsWithFolded(key, length, USERAGENT, 9) ||
-      startsWithFolded(key, length, USER_SPACE_AGENT, 10)) return KIND_USER_AGENT;
-  if (startsWithFolded(key, length, ALLOW, 5)) return KIND_ALLOW;
-  if (startsWithFolded(key, length, DISALLOW, 8) || startsWithFolded(key, length, DISSALLOW, 9) ||
-      startsWithFolded(key, length, DISSALOW, 8) || startsWithFolded(key, length, DISALOW, 7) ||
-      startsWithFolded(key, length, DIASLLOW, 8) || startsWithFolded(key, length, DISALLAW, 8)) return KIND_DISALLOW;
-  if (startsWithFolded(key, length, SITEMAP, 7) || startsWithFolded(key, length, SITE_MAP, 8)) return KIND_SITEMAP;
+  if (length < 5) return KIND_OTHER;
+  const head = load<u64>(key) | FOLD;
+  if ((head & 0xffffffffff) == ALLOW) return KIND_ALLOW;
+  if (length < 7) return KIND_OTHER;
+  const seven = head & 0xffffffffffffff;
+  if (seven == DISALOW) return KIND_DISALLOW;
+  if (seven == SITEMAP) return KIND_SITEMAP;
+  if (length < 8) return KIND_OTHER;
+  if (head == DISALLOW || head == DISSALOW || head == DIASLLOW || head == DISALLAW) return KIND_DISALLOW;
+  if (head == SITE_MAP) return KIND_SITEMAP;
+  if (length < 9) return KIND_OTHER;
+  const tail = load<u16>(key + 8) | 0x2020;
+  if (head == USERAGEN && (tail & 0xff) == T) return KIND_USER_AGENT;
+  if (head == DISSALLO && (tail & 0xff) == W) return KIND_DISALLOW;
+  if (length < 10) return KIND_OTHER;
+  if ((head == USER_AGE || head == USER_SPACE_AGE) && tail == NT) return KIND_USER_AGENT;
   return KIND_OTHER;
 }
 
-/** Whether `key` starts with the lower-case `prefix`, ASCII letters compared case-insensitively. */
-function startsWithFolded(key: usize, length: usize, prefix: usize, prefixLength: usize): bool {
-  if (length < prefixLength) return false;
-  for (let i: usize = 0; i < prefixLength; i++) {
-    let c = load<u8>(key + i);
-    if (c >= 0x41 && c <= 0x5a) c |= 0x20;
-    if (c != load<u8>(prefix + i)) return false;
-  }
-  return true;
-}
-
+// @ts-ignore: decorator
+@inline
 function isAsciiWhitespace(c: u8): bool {
   return c == SPACE || (c >= TAB && c <= CR);
 }
 
+// @ts-ignore: decorator
+@inline
 function isSpaceOrTab(c: u8): bool {
   return c == SPACE || c == TAB;
-}
-
-/** The first CR, LF or NUL from `from` on, or `end`. */
-function findLineEndOrNul(base: usize, from: usize, end: usize): usize {
-  const lfs = i8x16.splat(<i8>LF);
-  const crs = i8x16.splat(<i8>CR);
-  const zero = i8x16.splat(0);
-  for (let i = from; i < end; i += 16) {
-    const block = v128.load(base + i);
-    let mask = i8x16.bitmask(v128.or(v128.or(i8x16.eq(block, lfs), i8x16.eq(block, crs)), i8x16.eq(block, zero)));
-    const remaining = end - i;
-    if (remaining < 16) mask &= (1 << <i32>remaining) - 1;
-    if (mask != 0) return i + <usize>ctz(mask);
-  }
-  return end;
 }
 
 /** The first CR or LF from `from` on, or `end`. */
@@ -180,11 +207,18 @@ function findLineEnd(base: usize, from: usize, end: usize): usize {
   const crs = i8x16.splat(<i8>CR);
   for (let i = from; i < end; i += 16) {
     const block = v128.load(base + i);
-    let mask = i8x16.bitmask(v128.or(i8x16.eq(block, lfs), i8x16.eq(block, crs)));
-    const remaining = end - i;
-    if (remaining < 16) mask &= (1 << <i32>remaining) - 1;
-    if (mask != 0) return i + <usize>ctz(mask);
+    const mask = i8x16.bitmask(v128.or(i8x16.eq(block, lfs), i8x16.eq(block, crs)));
+    if (mask != 0) return min(i + <usize>ctz(mask), end);
   }
   return end;
 }
 
+/** The first space or tab in base[from..end), or `end`. */
+function findSpaceOrTab(base: usize, from: usize, end: usize): usize {
+  for (let i = from; i < end; i += 16) {
+    const block = v128.load(base + i);
+    const mask = i8x16.bitmask(v128.or(i8x16.eq(block, i8x16.splat(<i8>SPACE)), i8x16.eq(block, i8x16.splat(<i8>TAB))));
+    if (mask != 0) return min(i + <usize>ctz(mask), end);
+  }
+  return end;
+}

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createWasmBackend } from '../src/engine/wasm-backend.js';
+import { MAX_LINE_BYTES } from '../src/layout.js';
 import { readRecords, type RecordHandler } from '../src/parse/records.js';
 import { describeCorpus, loadCorpus } from './support/corpus.js';
 
@@ -85,6 +86,127 @@ describe('the WebAssembly lexer agrees with the TypeScript reader', () => {
         expectSameRecords(encode(text));
       }),
       { numRuns: 1_500 },
+    );
+  });
+
+  // assembly/lexer.ts reads a line 16 bytes at a time from its start, finding the content's end (CR, LF, NUL,
+  // `#`) and the first colon in one pass: every position of those bytes within and across a block.
+  it('wherever a line end, `#`, NUL or colon falls in or across a 16-byte block', () => {
+    for (let key = 0; key <= 34; key++) {
+      for (const lead of ['', ' ', '\t'.repeat(15), ' '.repeat(16)]) {
+        const name = 'Disallow'.padEnd(key, 'x').slice(0, Math.max(key, 1));
+        for (const tail of ['', ': /a', ':/' + 'v'.repeat(key), ' # c:d', '#', '\u0000: /z', ' /p', ' /p q']) {
+          for (const end of ['\n', '\r', '\r\n', '\n\r', '']) {
+            const line = lead + name + tail;
+            expectSameRecords(encode(`${line}${end}${line}${end}x${'#'.repeat(key)}:y${end}`));
+          }
+        }
+      }
+    }
+  });
+
+  it('on lines of exactly the line limit and one byte past it, whatever ends them and wherever the limit cuts', () => {
+    const limit = MAX_LINE_BYTES;
+    const run = (char: string, count: number): string => char.repeat(Math.max(0, count));
+    for (const length of [limit - 1, limit, limit + 1, limit + 15, limit + 16, limit + 17]) {
+      for (const end of ['\n', '\r\n', '\r', '']) {
+        for (const line of [
+          `Disallow: /${run('a', length - 11)}`,
+          `Allow:${run(' ', length - 6)}`, // whitespace-only after the key, cut
+          run(' ', length), // a blank line that is cut: reported
+          `${run('k', limit)}:${run('v', length - limit - 1)}`, // the colon just past the limit
+          `${run('k', limit - 1)}:${run('v', length - limit)}`, // the colon the limit's last byte
+          `User-agent: ${run('b', limit - 12)}#${run('c', length - limit)}`, // `#` the limit's first excluded byte
+          `Sitemap: ${run('s', limit - 9)}\u0000${run('n', length - limit)}`, // NUL past the limit
+          `Disallow /${run('d', length - 10)}`, // the colon-less form, cut
+        ]) {
+          const body = line.slice(0, length);
+          expectSameRecords(encode(`${body}${end}Allow: /after${end}${body}`));
+        }
+      }
+    }
+  });
+
+  it('on CR, LF, CRLF, LF CR and NUL in every arrangement of short lines', () => {
+    const ends = ['\n', '\r', '\r\n', '\n\r', '\u0000', '\u0000\n', '\r\u0000\n'];
+    for (const a of ends)
+      for (const b of ends) for (const c of ends) expectSameRecords(encode(`Allow: /a${a}${b}Disallow: /b${c}#${a}x:y`));
+  });
+
+  it('on `#` inside keys and values, and whitespace-only lines of every kind and length', () => {
+    for (const text of [
+      'Dis#allow: /x\nDisallow#: /x\nDisallow: /a#b\nDisallow: #/c\n#Disallow: /d\n  # Allow: /e',
+      ' \t\v\f \n\t\nDisallow: /x \t\v\f\n\v\n\f\n',
+      `${' \t'.repeat(8)}\n${' \t\v\f'.repeat(40)}\nAllow: /y\n${' '.repeat(15)}\n${' '.repeat(17)}`,
+      'Allow:\nAllow: \nAllow:\t\nAllow : \n: /x\n :\n',
+    ]) {
+      expectSameRecords(encode(text));
+    }
+  });
+
+  // Keys are classified 8 bytes at a time with bit 5 set (assembly/lexer.ts): every spelling in several cases,
+  // one byte short (not a prefix), with more after it (still a prefix), and bytes that set bit 5 would
+  // alias to a letter if the fold were applied to anything but a key's bytes.
+  it('classifies every accepted spelling by prefix, in any ASCII case, and nothing else', () => {
+    const spellings = [
+      'user-agent',
+      'useragent',
+      'user agent',
+      'allow',
+      'disallow',
+      'dissallow',
+      'dissalow',
+      'disalow',
+      'diasllow',
+      'disallaw',
+      'sitemap',
+      'site-map',
+    ];
+    const keys = spellings.flatMap((spelling) => [
+      spelling,
+      spelling.toUpperCase(),
+      spelling.replace(/[aeiou]/g, (vowel) => vowel.toUpperCase()),
+      spelling.slice(0, -1),
+      `${spelling.slice(0, -1)}x`,
+      `${spelling.slice(0, -2)}x${spelling.slice(-1)}`,
+      `${spelling}s`,
+      `${spelling}-extra long key`,
+      ` ${spelling}`,
+      spelling.replace('-', '\t'),
+      spelling.replace(' ', '\t'),
+      spelling.replace('-', '_'),
+      spelling.replace('-', '\r'),
+      spelling.replace(/a/, '\u00e1'),
+      spelling.replace(/a/, '@'),
+      spelling.replace(/s/, '\u00f3'),
+    ]);
+    for (const key of [...keys, 'a', 'al', 'all', 'allo', 'user', 'site', 'dis', 'Host', '\u00c1llow', '\u00c4isallow']) {
+      expectSameRecords(encode(`${key}: /v\n${key} /w\n${key}:\n${key}\n`));
+    }
+    // Bytes that are not UTF-8 at all, in and around keys.
+    expectSameRecords(Uint8Array.of(0xc1, 0x4c, 0x4c, 0x4f, 0x57, 0x3a, 0x2f, 0x0a, 0x41, 0x4c, 0x4c, 0x4f, 0x57, 0xff, 0x3a, 0x80));
+  });
+
+  it('skips a byte order mark, whole or partial, only at the start', () => {
+    for (const mark of [[], [0xef], [0xef, 0xbb], [0xef, 0xbb, 0xbf], [0xef, 0xbb, 0xbf, 0xef, 0xbb, 0xbf], [0xbb, 0xbf]]) {
+      for (const text of ['User-agent: *\nDisallow: /', ': x', '', '\n', '#c', 'Disallow /x']) {
+        expectSameRecords(Uint8Array.of(...mark, ...encode(text)));
+      }
+    }
+  });
+
+  it('on random bytes drawn mostly from the bytes the lexer looks for, in lines around 16 bytes long', () => {
+    const byte = fc.oneof(
+      { arbitrary: fc.constantFrom(0x0a, 0x0d, 0x00, 0x23, 0x3a, 0x20, 0x09, 0x0b, 0x0c), weight: 3 },
+      { arbitrary: fc.constantFrom(...encode('DisalowUSERAGNTitmp-')), weight: 4 },
+      { arbitrary: fc.integer({ min: 0, max: 255 }), weight: 1 },
+    );
+    fc.assert(
+      fc.property(fc.array(fc.array(byte, { maxLength: 40 }), { maxLength: 30 }), (lines) => {
+        expectSameRecords(Uint8Array.from(lines.flatMap((line) => [...line, 0x0a])));
+        expectSameRecords(Uint8Array.from(lines.flat()));
+      }),
+      { numRuns: 3_000 },
     );
   });
 
