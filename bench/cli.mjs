@@ -397,7 +397,9 @@ async function main() {
         const result = await timed(variant.args, join(dir, 'out.txt'));
         /** @type {Sample[]} */ (samples.get(variant.key)).push(result);
         const count = variant.log === 'random' || variant.log === 'sorted' ? LINES : sites.length;
-        log(`  run ${run}/${RUNS} ${variant.key.padEnd(20)} ${result.seconds.toFixed(2).padStart(7)} s  ${si(count / result.seconds)} lines/s`);
+        log(
+          `  run ${run}/${RUNS} ${variant.key.padEnd(20)} ${result.seconds.toFixed(2).padStart(7)} s  ${si(count / result.seconds)} lines/s`,
+        );
       }
     }
 
