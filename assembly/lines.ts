@@ -244,37 +244,64 @@ function authorityValue(state: usize, input: usize, from: usize, end: usize, htt
 }
 
 /**
- * Remembers `value` for the authority of the last SCAN_ASK_HOST stop. False (nothing remembered, the
- * authority's lines are then each asked of the host) when the table or its key bytes are full.
+ * Remembers `value` for the authority of the last SCAN_ASK_HOST stop. False (nothing remembered) when the
+ * table or its key bytes are full: the host then gives the scanner a larger table (moveHosts) or an empty one.
  */
 export function rememberHost(state: usize, value: u32): bool {
-  const count = load<u32>(state + STATE_HOST_COUNT);
-  const slots = load<u32>(state + STATE_HOST_SLOTS);
   const start = <usize>load<u32>(state + STATE_PENDING_START);
   const length = <usize>load<u32>(state + STATE_PENDING_END) - start;
+  const https = load<u32>(state + STATE_PENDING_HTTPS) != 0;
+  const key = insertHost(state, load<u32>(state + STATE_PENDING_HASH), <u32>length | (https ? HTTPS_KEY : 0), value);
+  if (key == 0) return false;
+  const input = <usize>load<u32>(state + STATE_INPUT) + start;
+  for (let i: usize = 0; i < length; i += 16) v128.store(key + i, keyBlock(input + i, length - i));
+  return true;
+}
+
+/**
+ * Adds an entry (its hash, key length with HTTPS_KEY, value) to the table and returns where its key's
+ * bytes go (in the entry, or in the key bytes when longer than an entry holds), for the caller to write;
+ * 0 when the table is half full or the key bytes cannot hold the key.
+ */
+function insertHost(state: usize, hash: u32, keyLength: u32, value: u32): usize {
+  const count = load<u32>(state + STATE_HOST_COUNT);
+  const slots = load<u32>(state + STATE_HOST_SLOTS);
+  const length = <usize>(keyLength & ~HTTPS_KEY);
   const used = <usize>load<u32>(state + STATE_KEYS_USED);
   const stored: usize = length <= INLINE_KEY_BYTES ? 0 : (length + 15) & ~(<usize>15);
-  if (count >= slots >> 1 || used + stored > <usize>load<u32>(state + STATE_KEYS_CAPACITY)) return false;
-  const hash = load<u32>(state + STATE_PENDING_HASH);
-  const https = load<u32>(state + STATE_PENDING_HTTPS) != 0;
+  if (count >= slots >> 1 || used + stored > <usize>load<u32>(state + STATE_KEYS_CAPACITY)) return 0;
   const hosts = <usize>load<u32>(state + STATE_HOSTS);
   const mask = <usize>slots - 1;
   let slot = <usize>hash & mask;
   while (load<u32>(hosts + slot * HOST_ENTRY_SIZE, HOST_ENTRY_HASH) != 0) slot = (slot + 1) & mask;
   const entry = hosts + slot * HOST_ENTRY_SIZE;
-  const key = stored == 0 ? entry + HOST_ENTRY_KEY : <usize>load<u32>(state + STATE_KEYS) + used;
-  const input = <usize>load<u32>(state + STATE_INPUT);
-  for (let i: usize = 0; i < length; i += 16) v128.store(key + i, keyBlock(input + start + i, length - i));
   store<u32>(entry, hash, HOST_ENTRY_HASH);
   store<u32>(entry, <u32>used, HOST_ENTRY_KEY_OFFSET);
-  store<u32>(entry, <u32>length | (https ? HTTPS_KEY : 0), HOST_ENTRY_KEY_LENGTH);
+  store<u32>(entry, keyLength, HOST_ENTRY_KEY_LENGTH);
   store<u32>(entry, value, HOST_ENTRY_VALUE);
   store<u32>(state + STATE_HOST_COUNT, count + 1);
   store<u32>(state + STATE_KEYS_USED, <u32>(used + stored));
-  return true;
+  return stored == 0 ? entry + HOST_ENTRY_KEY : <usize>load<u32>(state + STATE_KEYS) + used;
 }
 
-/** Empties the authority table (a remembered ruleset moved, or the batch is new). */
+/**
+ * Moves every entry of the table at `from` (`slots` entries, long keys at `keys`) into the table the state
+ * names now, which must be empty and large enough: so a table grows without its hosts learned again.
+ */
+export function moveHosts(state: usize, from: usize, slots: u32, keys: usize): void {
+  for (let slot: usize = 0; slot < <usize>slots; slot++) {
+    const entry = from + slot * HOST_ENTRY_SIZE;
+    const hash = load<u32>(entry, HOST_ENTRY_HASH);
+    if (hash == 0) continue;
+    const keyLength = load<u32>(entry, HOST_ENTRY_KEY_LENGTH);
+    const length = <usize>(keyLength & ~HTTPS_KEY);
+    const key = insertHost(state, hash, keyLength, load<u32>(entry, HOST_ENTRY_VALUE));
+    const old = length <= INLINE_KEY_BYTES ? entry + HOST_ENTRY_KEY : keys + <usize>load<u32>(entry, HOST_ENTRY_KEY_OFFSET);
+    memory.copy(key, old, (length + 15) & ~(<usize>15));
+  }
+}
+
+/** Empties the authority table (a remembered ruleset moved, the rules come from elsewhere, or it is full). */
 export function forgetHosts(state: usize): void {
   memory.fill(<usize>load<u32>(state + STATE_HOSTS), 0, <usize>load<u32>(state + STATE_HOST_SLOTS) * HOST_ENTRY_SIZE);
   store<u32>(state + STATE_HOST_COUNT, 0);

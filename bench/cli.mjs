@@ -2,27 +2,38 @@
  * `npm run bench:cli`: the `robotstxt filter` command end to end (read a crawl log, decide every line, write the
  * allowed ones) against a naive filter built on the peer package robots-parser (bench/cli-naive-filter.mjs).
  *
- *   node bench/cli.mjs                 10,000,000 URL lines (about 500 MB) over 1,000 corpus hosts, one run each
- *   node bench/cli.mjs --lines 1000000 a smaller log, for a quick run
- *   node bench/cli.mjs --runs 3        3 interleaved runs of each filter; the report gives the median time
- *   node bench/cli.mjs --cli FILE      time another build of the command instead of dist/cli.js
+ *   node bench/cli.mjs                   2,000,000 URL lines over every plain-named corpus host (4,196), 3 runs
+ *   node bench/cli.mjs --lines 10000000  a longer log
+ *   node bench/cli.mjs --hosts 1000      fewer hosts
+ *   node bench/cli.mjs --runs 5          5 interleaved runs of each filter; the report gives the median time
+ *   node bench/cli.mjs --cli FILE        time another build of the command instead of dist/cli.js
+ *   node bench/cli.mjs --before FILE     also time this build (e.g. the last release's cli.js), interleaved with
+ *                                        the other, so that before and after share one run's noise
  *
- * The log is generated for the run, streamed to a temporary file (os.tmpdir(), removed at the end): a
- * fixed-seed PRNG (bench/workloads.mjs) picks 1,000 hosts of the real-world corpus, those whose file name is a
- * plain host name, and for each line a host (skewed, as a crawler's frontier is), http or https (some
- * host names upper-case), and a path: mostly derived from the host's own rules for Googlebot, as
- * bench/workloads.mjs derives them, else an ordinary content path; some get a query, some a fragment. Its
- * SHA-256 identifies it in the report: numbers from two runs compare only when it matches.
+ * The log is generated for the run, streamed to temporary files (os.tmpdir(), removed at the end): a fixed-seed
+ * PRNG (bench/workloads.mjs) picks the hosts of the real-world corpus whose file name is a plain host name, and
+ * for each line a host (skewed, as a crawler's frontier is: weight 1 / rank^0.8, so the tail is hosts seen a
+ * handful of times), http or https (some host names upper-case), and a path: mostly derived from the host's own
+ * rules for Googlebot, as bench/workloads.mjs derives them, else an ordinary content path; some get a query, some
+ * a fragment. The lines come in random host order, as crawl and access logs do; the same lines sorted by host
+ * (stably) make the second log. SHA-256 identifies the random log in the report: numbers from two runs compare
+ * only when it matches.
  *
- * Timed, each in its own process from start to exit, reading the log as a FILE argument and writing to a
- * temporary file (hashed and deleted after the timing):
- *   node dist/cli.js filter --agent Googlebot --robots-dir <corpus> --quiet --workers 1 <log>
- *   node dist/cli.js filter --agent Googlebot --robots-dir <corpus> --quiet --workers 2 <log>
- *   node bench/cli-naive-filter.mjs --agent Googlebot --robots-dir <corpus> <log>
- * The outputs of --workers 1 and --workers 2 must be byte-identical (the run fails otherwise). It prints a
- * markdown report. It builds nothing: the npm script builds dist/ first, and the run times a copy of dist/
- * made at its start (dist/ may be rebuilt meanwhile). Without the corpus it prints a note and exits 0; so it
- * does, with a message, while the command's filter is not implemented (it fails to run a two-line probe).
+ * Timed, each in its own process from start to exit, reading a log as a FILE argument and writing to a temporary
+ * file (hashed and deleted after the timing):
+ *   node dist/cli.js filter --agent Googlebot --robots-dir <corpus> --quiet --workers 1|2 <random or sorted log>
+ *   node bench/cli-naive-filter.mjs --agent Googlebot --robots-dir <corpus> <random log>
+ * and the cost of a new host: `--workers 1` over a log that names every host once (one line each), against a
+ * log of as many lines that all name one host; the difference per host, less the time this process takes to
+ * open and read the host's file (as the command does, into a reused buffer), is what a new host costs beyond
+ * reading its file (parse, compile, load, learning it, the first check, and the code still warming up).
+ *
+ * On each log, every build's outputs must be byte-identical whatever the worker count, and to the other
+ * build's; the sorted log's output must have the random log's lines and bytes (the same lines, in another
+ * order). The run fails otherwise. It prints a markdown report. It builds nothing: the npm script builds dist/ first,
+ * and the run times a copy of dist/ made at its start (dist/ may be rebuilt meanwhile). Without the corpus it
+ * prints a note and exits 0; so it does, with a message, while the command's filter is not implemented (it
+ * fails to run a two-line probe).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -38,6 +49,7 @@ import {
   openSync,
   readdirSync,
   readFileSync,
+  readSync,
   rmSync,
   statSync,
   writeFileSync,
@@ -51,7 +63,6 @@ import { cappedBody, mulberry32, pathsForPattern } from './workloads.mjs';
 import { median } from './median.mjs';
 
 const AGENT = 'Googlebot';
-const HOSTS = 1_000;
 const SEED = 0x5eed_c1a0;
 /** Rule-derived paths kept per host: enough to cover its rules, few enough that the pools stay small. */
 const PATHS_PER_HOST = 200;
@@ -60,10 +71,17 @@ const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const NAIVE = fileURLToPath(new URL('./cli-naive-filter.mjs', import.meta.url));
 
 const { values: options } = parseArgs({
-  options: { lines: { type: 'string' }, runs: { type: 'string' }, cli: { type: 'string' } },
+  options: {
+    lines: { type: 'string' },
+    hosts: { type: 'string' },
+    runs: { type: 'string' },
+    cli: { type: 'string' },
+    before: { type: 'string' },
+  },
 });
-const LINES = wholeNumber('lines', options.lines, 10_000_000);
-const RUNS = wholeNumber('runs', options.runs, 1);
+const LINES = wholeNumber('lines', options.lines, 2_000_000);
+const HOSTS = wholeNumber('hosts', options.hosts, Number.MAX_SAFE_INTEGER);
+const RUNS = wholeNumber('runs', options.runs, 3);
 
 /** @param {string} name @param {string | undefined} value @param {number} fallback */
 function wholeNumber(name, value, fallback) {
@@ -93,6 +111,12 @@ function times(ratio) {
   return `${ratio >= 10 ? ratio.toFixed(0) : ratio.toFixed(1)}×`;
 }
 
+/** @param {readonly number[]} values the spread of a row's runs, as ± half the range around the median, in % */
+function spread(values) {
+  const middle = median(values);
+  return values.length < 2 ? '' : ` ±${((50 * (Math.max(...values) - Math.min(...values))) / middle).toFixed(0)}%`;
+}
+
 /**
  * Whether the command's filter runs and decides as its interface says, on two hosts and three lines. A filter
  * that cannot run (not implemented yet) is a skip; one that runs and decides wrongly fails the benchmark.
@@ -101,7 +125,7 @@ function times(ratio) {
  */
 function probe(cli, dir) {
   const robots = join(dir, 'probe-robots');
-  mkdirSync(robots);
+  mkdirSync(robots, { recursive: true });
   writeFileSync(join(robots, 'probe.example'), 'User-agent: *\nDisallow: /private\n');
   const input = 'https://probe.example/private/x\nhttp://PROBE.example/public\nhttps://absent.example/private\n';
   const result = spawnSync(process.execPath, [cli, 'filter', '--agent', AGENT, '--robots-dir', robots, '--quiet', '--workers', '2'], {
@@ -159,10 +183,10 @@ const SECTIONS = ['news', 'products', 'blog', 'help', 'category', 'search', 'use
 const WORDS = ['home', 'sale', 'summer', 'review', 'guide', 'index', 'photos', 'video', 'page', 'item'];
 
 /**
- * Streams the log to `file`; returns its size and SHA-256.
- * @param {string} file @param {ReturnType<typeof chooseSites>} sites @param {() => number} random
+ * The log's lines, in the order drawn (random host order), each with its site's index.
+ * @param {ReturnType<typeof chooseSites>} sites @param {() => number} random
  */
-async function writeLog(file, sites, random) {
+function drawLines(sites, random) {
   // Zipf-like popularity (weight 1 / rank^0.8) over the hosts in their shuffled order.
   const cumulative = new Float64Array(sites.length);
   let total = 0;
@@ -176,17 +200,16 @@ async function writeLog(file, sites, random) {
       if (/** @type {number} */ (cumulative[middle]) > at) high = middle;
       else low = middle + 1;
     }
-    return /** @type {ReturnType<typeof chooseSites>[number]} */ (sites[low]);
+    return low;
   };
   const int = (/** @type {number} */ below) => Math.floor(random() * below);
   const word = (/** @type {string[]} */ list) => /** @type {string} */ (list[int(list.length)]);
 
-  const hash = createHash('sha256');
-  const out = createWriteStream(file);
-  let bytes = 0;
-  let chunk = '';
+  const lines = new Array(LINES);
+  const siteOf = new Uint32Array(LINES);
   for (let i = 0; i < LINES; i++) {
-    const site = pickSite();
+    const index = pickSite();
+    const site = /** @type {ReturnType<typeof chooseSites>[number]} */ (sites[index]);
     const scheme = random() < 0.8 ? 'https://' : 'http://';
     const host = random() < 0.01 ? site.shouted : site.host;
     let path =
@@ -197,8 +220,24 @@ async function writeLog(file, sites, random) {
     if (shape < 0.15) path += `${path.includes('?') ? '&' : '?'}id=${int(1_000_000)}`;
     else if (shape < 0.22) path += `${path.includes('?') ? '&' : '?'}utm_source=${word(WORDS)}&utm_medium=email`;
     else if (shape < 0.27) path += `#${word(WORDS)}-${int(10)}`;
-    chunk += `${scheme}${host}${path}\n`;
-    if (chunk.length >= 1 << 20 || i === LINES - 1) {
+    lines[i] = `${scheme}${host}${path}\n`;
+    siteOf[i] = index;
+  }
+  return { lines: /** @type {string[]} */ (lines), siteOf };
+}
+
+/**
+ * Streams `lines` (in the order of `order`, indexes into them) to `file`; returns its size and SHA-256.
+ * @param {string} file @param {readonly string[]} lines @param {ArrayLike<number>} order
+ */
+async function writeLog(file, lines, order) {
+  const hash = createHash('sha256');
+  const out = createWriteStream(file);
+  let bytes = 0;
+  let chunk = '';
+  for (let i = 0; i < order.length; i++) {
+    chunk += lines[/** @type {number} */ (order[i])];
+    if (chunk.length >= 1 << 20 || i === order.length - 1) {
       const buffer = Buffer.from(chunk);
       chunk = '';
       bytes += buffer.byteLength;
@@ -239,6 +278,32 @@ async function timed(args, outputFile) {
   return { seconds, sha256: hash.digest('hex'), lines, bytes };
 }
 
+/**
+ * Microseconds to open and read one host's file, as the command does (into one reused buffer): the median
+ * over `runs` passes over the hosts' files.
+ * @param {string} corpus @param {ReturnType<typeof chooseSites>} sites @param {number} runs
+ */
+function readMicros(corpus, sites, runs) {
+  const buffer = Buffer.allocUnsafe(512 * 1024 + 1);
+  /** @type {number[]} */
+  const passes = [];
+  for (let run = 0; run < runs; run++) {
+    const began = performance.now();
+    for (const { host } of sites) {
+      const fd = openSync(join(corpus, host), 'r');
+      readSync(fd, buffer, 0, buffer.length, null);
+      closeSync(fd);
+    }
+    passes.push(((performance.now() - began) * 1000) / sites.length);
+  }
+  return median(passes);
+}
+
+/**
+ * @typedef {{ key: string, build: string, log: 'random' | 'sorted' | 'each' | 'one', workers: number, args: string[] }} Variant
+ * @typedef {Awaited<ReturnType<typeof timed>>} Sample
+ */
+
 async function main() {
   const corpus = corpusDirectory();
   if (corpus === undefined) {
@@ -254,9 +319,11 @@ async function main() {
   try {
     // A snapshot of the build: dist/ may be rebuilt while the benchmark runs, and a run must time one build.
     cpSync(join(ROOT, 'dist'), join(dir, 'dist'), { recursive: true });
-    const cli = options.cli === undefined ? join(dir, 'dist', 'cli.js') : resolve(options.cli);
-    const checked = probe(cli, dir);
-    if (!checked.ok) {
+    const builds = [{ name: 'after', cli: options.cli === undefined ? join(dir, 'dist', 'cli.js') : resolve(options.cli) }];
+    if (options.before !== undefined) builds.unshift({ name: 'before', cli: resolve(options.before) });
+    for (const { cli } of builds) {
+      const checked = probe(cli, dir);
+      if (checked.ok) continue;
       if (checked.skip) {
         console.log(`Benchmark skipped: \`robotstxt filter\` does not run yet (${cli}: ${checked.message}).`);
         return;
@@ -267,73 +334,139 @@ async function main() {
     /** @type {typeof import('../src/index.js')} */
     const library = await import(pathToFileURL(join(dir, 'dist', 'index.js')).href);
     const random = mulberry32(SEED);
-    log(`choosing ${HOSTS} hosts from ${corpus} …`);
+    log(`choosing hosts from ${corpus} …`);
     const sites = chooseSites(corpus, library.parseRobotsTxt, random);
-    const logFile = join(dir, 'urls.txt');
-    log(`writing ${LINES.toLocaleString('en')} URL lines to ${logFile} …`);
+    log(`drawing ${LINES.toLocaleString('en')} URL lines over ${sites.length.toLocaleString('en')} hosts …`);
     let began = performance.now();
-    const generated = await writeLog(logFile, sites, random);
+    const { lines, siteOf } = drawLines(sites, random);
+    const drawn = Array.from(lines.keys());
+    // Sorted by host name, stably: each host's lines in the order they were drawn.
+    const sorted = drawn.slice().sort((a, b) => {
+      const x = /** @type {ReturnType<typeof chooseSites>[number]} */ (sites[/** @type {number} */ (siteOf[a])]).host;
+      const y = /** @type {ReturnType<typeof chooseSites>[number]} */ (sites[/** @type {number} */ (siteOf[b])]).host;
+      return x < y ? -1 : x > y ? 1 : a - b;
+    });
+    const logs = {
+      random: join(dir, 'random.txt'),
+      sorted: join(dir, 'sorted.txt'),
+      each: join(dir, 'each-host-once.txt'),
+      one: join(dir, 'one-host.txt'),
+    };
+    const generated = await writeLog(logs.random, lines, drawn);
+    await writeLog(logs.sorted, lines, sorted);
+    // One line per host, every host once; and as many lines, all of the first host.
+    const firstLines = sites.map((site) => `https://${site.host}/news/page-1.html\n`);
+    await writeLog(logs.each, firstLines, Array.from(firstLines.keys()));
+    await writeLog(logs.one, firstLines, new Array(firstLines.length).fill(0));
     log(
       `  ${(generated.bytes / 1e6).toFixed(0)} MB in ${((performance.now() - began) / 1000).toFixed(1)} s, sha256 ${generated.sha256.slice(0, 12)}`,
     );
+    const distinct = new Set(siteOf).size;
 
     const common = ['--agent', AGENT, '--robots-dir', corpus];
-    const variants = [
-      { key: 'workers1', label: '`robotstxt filter --workers 1`', args: [cli, 'filter', ...common, '--quiet', '--workers', '1', logFile] },
-      { key: 'workers2', label: '`robotstxt filter --workers 2`', args: [cli, 'filter', ...common, '--quiet', '--workers', '2', logFile] },
-      {
-        key: 'naive',
-        label: `naive: robots-parser ${peerVersion('robots-parser')}, readline, \`new URL()\``,
-        args: [NAIVE, ...common, logFile],
-      },
-    ];
-    /** @type {Map<string, Awaited<ReturnType<typeof timed>>[]>} */
+    /** @type {Variant[]} */
+    const variants = [];
+    for (const { name, cli } of builds) {
+      for (const order of /** @type {const} */ (['random', 'sorted'])) {
+        for (const workers of [1, 2]) {
+          variants.push({
+            key: `${name} ${order} w${workers}`,
+            build: name,
+            log: order,
+            workers,
+            args: [cli, 'filter', ...common, '--quiet', '--workers', String(workers), logs[order]],
+          });
+        }
+      }
+      for (const order of /** @type {const} */ (['each', 'one'])) {
+        variants.push({
+          key: `${name} ${order}`,
+          build: name,
+          log: order,
+          workers: 1,
+          args: [cli, 'filter', ...common, '--quiet', '--workers', '1', logs[order]],
+        });
+      }
+    }
+    variants.push({ key: 'naive random', build: 'naive', log: 'random', workers: 1, args: [NAIVE, ...common, logs.random] });
+
+    /** @type {Map<string, Sample[]>} */
     const samples = new Map(variants.map(({ key }) => [key, []]));
     for (let run = 1; run <= RUNS; run++) {
       for (const variant of variants) {
-        const result = await timed(variant.args, join(dir, `${variant.key}.out`));
-        const previous = /** @type {Awaited<ReturnType<typeof timed>>[]} */ (samples.get(variant.key));
-        if (previous[0] !== undefined && previous[0].sha256 !== result.sha256)
-          throw new Error(`${variant.key}: run ${run} wrote other bytes than run 1`);
-        previous.push(result);
+        const result = await timed(variant.args, join(dir, 'out.txt'));
+        /** @type {Sample[]} */ (samples.get(variant.key)).push(result);
+        const count = variant.log === 'random' || variant.log === 'sorted' ? LINES : sites.length;
         log(
-          `  run ${run}/${RUNS} ${variant.key.padEnd(9)} ${result.seconds.toFixed(2).padStart(7)} s  ${si(LINES / result.seconds)} lines/s`,
+          `  run ${run}/${RUNS} ${variant.key.padEnd(20)} ${result.seconds.toFixed(2).padStart(7)} s  ${si(count / result.seconds)} lines/s`,
         );
       }
     }
 
-    const seconds = Object.fromEntries(
-      variants.map(({ key }) => [
-        key,
-        median(/** @type {Awaited<ReturnType<typeof timed>>[]} */ (samples.get(key)).map((sample) => sample.seconds)),
-      ]),
+    const seconds = (/** @type {string} */ key) => median(/** @type {Sample[]} */ (samples.get(key)).map((sample) => sample.seconds));
+    const first = (/** @type {string} */ key) => /** @type {Sample} */ (samples.get(key)?.[0]);
+    // The same log decided by any build and worker count: the same bytes; sorted or not, the same lines.
+    const mismatches = [];
+    for (const variant of variants) {
+      if (variant.build === 'naive') continue;
+      const out = first(variant.key);
+      for (const sample of /** @type {Sample[]} */ (samples.get(variant.key)))
+        if (sample.sha256 !== out.sha256) mismatches.push(`${variant.key}: runs wrote different bytes`);
+      const reference = first(`after ${variant.log}${variant.log === 'random' || variant.log === 'sorted' ? ' w1' : ''}`);
+      if (out.sha256 !== reference.sha256) mismatches.push(`${variant.key} and after ${variant.log} w1 differ`);
+      if (variant.log === 'sorted' && (out.lines !== first('after random w1').lines || out.bytes !== first('after random w1').bytes))
+        mismatches.push(`${variant.key} kept other lines than the random log`);
+    }
+    const naive = seconds('naive random');
+    const rows = [];
+    for (const { name } of builds) {
+      for (const workers of [1, 2]) {
+        for (const order of ['random', 'sorted']) {
+          const key = `${name} ${order} w${workers}`;
+          const s = seconds(key);
+          const all = /** @type {Sample[]} */ (samples.get(key)).map((sample) => sample.seconds);
+          const label = `${builds.length > 1 ? `${name}: ` : ''}\`robotstxt filter --workers ${workers}\`, ${order}`;
+          rows.push(
+            `| ${label} | ${s.toFixed(2)} s${spread(all)} | **${si(LINES / s)}** | ${(generated.bytes / 1e6 / s).toFixed(1)} MB/s | ${first(key).lines.toLocaleString('en')} | ${times(naive / s)} |`,
+          );
+        }
+      }
+    }
+    rows.push(
+      `| naive: robots-parser ${peerVersion('robots-parser')}, readline, \`new URL()\`, random | ${naive.toFixed(2)} s${spread(/** @type {Sample[]} */ (samples.get('naive random')).map((sample) => sample.seconds))} | **${si(LINES / naive)}** | ${(generated.bytes / 1e6 / naive).toFixed(1)} MB/s | ${first('naive random').lines.toLocaleString('en')} | 1.0× |`,
     );
-    const first = (/** @type {string} */ key) => /** @type {Awaited<ReturnType<typeof timed>>} */ (samples.get(key)?.[0]);
-    const identical = first('workers1').sha256 === first('workers2').sha256;
-    const rows = variants.map(({ key, label }) => {
-      const s = /** @type {number} */ (seconds[key]);
-      const out = first(key);
-      return `| ${label} | ${s.toFixed(2)} s | **${si(LINES / s)}** | ${(generated.bytes / 1e6 / s).toFixed(1)} MB/s | ${out.lines.toLocaleString('en')} | ${times(/** @type {number} */ (seconds.naive) / s)} |`;
+    const read = readMicros(corpus, sites, 5);
+    const summaries = builds.map(({ name }) => {
+      const w1 = seconds(`${name} random w1`);
+      const w2 = seconds(`${name} random w2`);
+      const perHost = ((seconds(`${name} each`) - seconds(`${name} one`)) * 1e6) / sites.length;
+      return (
+        `${builds.length > 1 ? `**${name}**: ` : ''}random vs sorted: ${times(w1 / seconds(`${name} sorted w1`))} with 1 worker, ` +
+        `${times(w2 / seconds(`${name} sorted w2`))} with 2; --workers 2 vs --workers 1: ${times(w1 / w2)} random, ` +
+        `${times(seconds(`${name} sorted w1`) / seconds(`${name} sorted w2`))} sorted. A new host: ${perHost.toFixed(0)} µs ` +
+        `(${sites.length.toLocaleString('en')} hosts named once each, ${seconds(`${name} each`).toFixed(2)} s, against as many lines of one host, ` +
+        `${seconds(`${name} one`).toFixed(2)} s), ${(perHost - read).toFixed(0)} µs beyond reading its file (${read.toFixed(1)} µs here).`
+      );
     });
     const report = [
       '## `robotstxt filter` end to end',
       '',
       `${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${cpus().length} cores, Node ${process.version}. ` +
-        `${LINES.toLocaleString('en')} URL lines (${(generated.bytes / 1e6).toFixed(0)} MB, sha256 ${generated.sha256.slice(0, 12)}) over ${sites.length.toLocaleString('en')} corpus hosts, ` +
-        `agent ${AGENT}; wall time of each process from start to exit, reading the log file and writing the allowed lines to a file` +
-        `${RUNS > 1 ? `; median of ${RUNS} interleaved runs` : '; one run each'}.`,
+        `${LINES.toLocaleString('en')} URL lines (${(generated.bytes / 1e6).toFixed(0)} MB, sha256 ${generated.sha256.slice(0, 12)}) over ${distinct.toLocaleString('en')} corpus hosts, ` +
+        `agent ${AGENT}, in random host order and the same lines sorted by host; wall time of each process from start to exit, reading the log file and writing the allowed lines to a file` +
+        `${RUNS > 1 ? `; median of ${RUNS} interleaved runs (± half their range)` : '; one run each'}.`,
       '',
       '| filter | time | lines/s | input MB/s | lines kept | vs naive |',
       '| --- | ---: | ---: | ---: | ---: | ---: |',
       ...rows,
       '',
-      `--workers 2 vs --workers 1: ${times(/** @type {number} */ (seconds.workers1) / /** @type {number} */ (seconds.workers2))}. ` +
-        `Outputs of --workers 1 and --workers 2: ${identical ? `byte-identical ✓ (sha256 ${first('workers1').sha256.slice(0, 12)})` : '**differ** ✗'}. ` +
-        `The naive filter keeps ${first('naive').lines.toLocaleString('en')} lines (robots-parser reads some rules differently; see \`npm run bench\` for the agreement).`,
+      ...summaries.map((summary) => `${summary}\n`),
+      `Outputs: ${mismatches.length === 0 ? `the same bytes for every build and worker count, the same lines sorted or not ✓ (sha256 ${first('after random w1').sha256.slice(0, 12)})` : `**differ** ✗ (${mismatches.join('; ')})`}. ` +
+        `The naive filter keeps ${first('naive random').lines.toLocaleString('en')} lines (robots-parser reads some rules differently; see \`npm run bench\` for the agreement).`,
     ];
     console.log(report.join('\n'));
-    if (!identical) {
-      console.error(`the outputs of --workers 1 and --workers 2 differ (${first('workers1').lines} and ${first('workers2').lines} lines)`);
+    if (mismatches.length > 0) {
+      console.error(mismatches.join('\n'));
       process.exitCode = 1;
     }
   } finally {

@@ -228,6 +228,58 @@ describe('the line scanner writes what the line-by-line reading writes', () => {
   });
 });
 
+describe('hosts taught once, for every batch after', () => {
+  it('decides batch after batch of one source as the line-by-line reading decides each batch alone', () => {
+    fc.assert(
+      fc.property(fc.array(batchArbitrary, { minLength: 2, maxLength: 4 }), fc.boolean(), (batches, disallowMissing) => {
+        const settings = settingsOf(['--robots-dir', ROBOTS_DIR, '--emit', 'all', ...(disallowMissing ? ['--missing', 'disallow'] : [])]);
+        setMatcher('wasm');
+        // One source for the whole run, as a thread of the command has: its scanner keeps what it was taught.
+        const source = openSource(settings);
+        const hostsNamed = new Set<string>();
+        const seen = new Set<string>();
+        for (const { lines, finalNewline } of batches) {
+          const batch = batchOf(lines, finalNewline);
+          setMatcher('wasm');
+          const scanned = decideBatch(batch, settings, source);
+          setMatcher('typescript');
+          const lineByLine = decideBatch(batch, settings, openSource(settings));
+          setMatcher('wasm');
+          expect(Buffer.from(scanned.output).toString('latin1')).toBe(Buffer.from(lineByLine.output).toString('latin1'));
+          expect({ ...scanned, output: undefined, hosts: undefined, hostsWithoutRobots: undefined }).toEqual({
+            ...lineByLine,
+            output: undefined,
+            hosts: undefined,
+            hostsWithoutRobots: undefined,
+          });
+          // A batch names the hosts it looked up: those it names and no earlier batch taught.
+          for (const host of scanned.hosts) expect(lineByLine.hosts).toContain(host);
+          for (const host of scanned.hosts) hostsNamed.add(host);
+          for (const host of lineByLine.hosts) seen.add(host);
+        }
+        // Over the run, every host is named (the summary counts them).
+        expect([...hostsNamed].sort()).toEqual([...seen].sort());
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('asks for a host once per source: the next batch naming it does not look it up again', () => {
+    const settings = settingsOf(['--robots-dir', ROBOTS_DIR]);
+    setMatcher('wasm');
+    const source = openSource(settings);
+    const batch = encoder.encode('https://example.com/private\nhttps://shop.example/ok\nhttp://unknown.test/x\n');
+    const first = decideBatch(batch, settings, source);
+    const second = decideBatch(batch, settings, source);
+    expect([...first.hosts].sort()).toEqual(['example.com', 'shop.example', 'unknown.test']);
+    expect(second.hosts).toEqual([]);
+    expect(Buffer.from(second.output).toString()).toBe(Buffer.from(first.output).toString());
+    // Another source (its own rules, its own settings) starts from an empty table.
+    const other = decideBatch(batch, settings, openSource(settings));
+    expect([...other.hosts].sort()).toEqual(['example.com', 'shop.example', 'unknown.test']);
+  });
+});
+
 describe('rulesets that move in WebAssembly memory', () => {
   it('decides with their new addresses when the backend evicts them mid-batch', () => {
     // Hosts whose compiled rules together pass the backend's resident budget, their lines interleaved, so

@@ -5,9 +5,13 @@
  * scanner its host) before scanning on. The state block's layout and the stops are defined in
  * src/layout.ts (assembly/layout.ts in the module, checked against it at load).
  *
- * The authority table holds compiled rulesets' addresses in linear memory, which move when the backend
- * evicts a ruleset to stay within its budget: `evictions` counts those, and a caller that sees it change
- * must forget() the table before scanning on.
+ * The authority table lives across batches: a host is taught once, and its lines are decided in
+ * WebAssembly from then on. It holds compiled rulesets' addresses in linear memory, which move when the
+ * backend evicts a ruleset to stay within its budget (or frees one garbage collection reclaimed): `stale`
+ * says so, and the caller must then forget() the table before scanning on. The values hold for one source
+ * of rules (`begin`'s owner): another owner starts from an empty table. The table grows (its hosts moved,
+ * not taught again) up to MAX_HOST_SLOTS; full at that size, it is emptied and taught again, so that a log
+ * of millions of hosts holds at most that much.
  */
 import type { LoadedRuleset } from './backend.js';
 import {
@@ -50,11 +54,12 @@ import type { LinearAllocator } from './linear-allocator.js';
 export interface LineScannerExports {
   scanLines(state: number): number;
   rememberHost(state: number, value: number): number;
+  moveHosts(state: number, from: number, slots: number, keys: number): void;
   forgetHosts(state: number): void;
 }
 
 export function isLineScannerExports(exports: WebAssembly.Exports): boolean {
-  return ['scanLines', 'rememberHost', 'forgetHosts'].every((name) => typeof exports[name] === 'function');
+  return ['scanLines', 'rememberHost', 'moveHosts', 'forgetHosts'].every((name) => typeof exports[name] === 'function');
 }
 
 /**
@@ -79,8 +84,11 @@ export {
 export type ScanStop = typeof SCAN_DONE | typeof SCAN_ASK_LINE | typeof SCAN_ASK_HOST;
 export type LineVerdict = typeof VERDICT_DISALLOWED | typeof VERDICT_ALLOWED | typeof VERDICT_MALFORMED;
 
-const HOST_SLOTS = 4096;
-const KEY_BYTES = 64 * 1024;
+/** The authority table's first size (256 KiB: 2,048 authorities) and its largest (8 MiB: 65,536). */
+const FIRST_HOST_SLOTS = 4096;
+const MAX_HOST_SLOTS = 1 << 17;
+/** Bytes for authorities longer than an entry holds (rare), per slot: grown with the table. */
+const KEY_BYTES_PER_SLOT = 16;
 
 export interface LineScanOptions {
   /** 0: the URL is the whole line; else its field (1-based), split at `delimiter` (a byte, or DELIMITER_SPACES). */
@@ -103,8 +111,14 @@ export interface LineScanCounts {
 
 export class LineScanner {
   private readonly state: number;
-  private readonly hosts: number;
-  private readonly keys: number;
+  /** The authority table's allocation (its entries start at the next multiple of HOST_ENTRY_SIZE) and its key bytes. */
+  private hostsBlock = 0;
+  private keys = 0;
+  private slots = 0;
+  /** The backend's evictions when the table was last emptied: its addresses were all good then. */
+  private goodAt = 0;
+  /** Whose rules the table's values are (begin's owner). */
+  private owner: object | undefined;
   /** The batch's region (and, after it, the output's), grown to the largest batch and kept. */
   private readonly regionBlock: GrowingBlock;
   private readonly scratchBlock: GrowingBlock;
@@ -120,12 +134,11 @@ export class LineScanner {
     private readonly address: (ruleset: LoadedRuleset) => number,
   ) {
     this.state = allocator.allocate(STATE_SIZE, 'the line scanner state');
-    // Entries aligned to their size: each is one cache line.
-    const hosts = allocator.allocate(HOST_SLOTS * HOST_ENTRY_SIZE + HOST_ENTRY_SIZE, 'the line scanner host table');
-    this.hosts = Math.ceil(hosts / HOST_ENTRY_SIZE) * HOST_ENTRY_SIZE;
-    this.keys = allocator.allocate(KEY_BYTES, 'the line scanner host names');
+    this.bytes().fill(0, this.state, this.state + STATE_SIZE);
     this.regionBlock = new GrowingBlock(allocator, 'a batch of lines to filter');
     this.scratchBlock = new GrowingBlock(allocator, 'the line scanner scratch');
+    this.useTable(FIRST_HOST_SLOTS);
+    this.forget();
   }
 
   private get region(): number {
@@ -140,31 +153,43 @@ export class LineScanner {
     return this.evictionCount();
   }
 
+  /** Whether a ruleset moved since the table was emptied: its addresses may be wrong, forget() it. */
+  get stale(): boolean {
+    return this.evictionCount() !== this.goodAt;
+  }
+
   /** The value (above) of a compiled ruleset: its address, which stays good until `evictions` changes; 0 if it cannot be scanned. */
   addressOf(ruleset: LoadedRuleset): number {
     return this.address(ruleset);
   }
 
-  /** Copies `batch` in, sets the counts to zero, forgets every authority and asks of every path. */
-  begin(batch: Uint8Array, options: LineScanOptions): void {
+  /**
+   * Copies `batch` in, sets the counts to zero and asks of every path. The authorities taught stay, unless
+   * `owner` (whose rules the values are: the caller's source of them, opened for one set of settings) is not
+   * the last batch's.
+   */
+  begin(batch: Uint8Array, options: LineScanOptions, owner: object): void {
     this.reserve(batch.length, options.maxLineBytes);
     this.bytes().set(batch, this.region);
-    this.bytes().fill(0, this.state, this.state + STATE_SIZE);
+    if (owner !== this.owner) this.forget();
+    this.owner = owner;
     this.setWord(STATE_INPUT, this.region);
     this.setWord(STATE_LENGTH, batch.length);
+    this.setWord(STATE_POSITION, 0);
+    this.setWord(STATE_LINE, 0);
     this.setWord(STATE_OUTPUT, this.outputAddress(batch.length));
+    this.setWord(STATE_OUTPUT_LENGTH, 0);
     this.setWord(STATE_EMIT, options.emit);
     this.setWord(STATE_FIELD, options.field);
     this.setWord(STATE_DELIMITER, options.delimiter);
+    this.setWord(STATE_PATH_VALUE, 0);
     this.setWord(STATE_SCRATCH, this.scratch);
     this.setWord(STATE_MAX_LINE, options.maxLineBytes);
     this.setWord(STATE_FORCED, NO_VERDICT);
+    this.setWord(STATE_ALLOWED, 0);
+    this.setWord(STATE_DISALLOWED, 0);
+    this.setWord(STATE_MALFORMED, 0);
     this.setWord(STATE_FIRST_MALFORMED, NO_LINE);
-    this.setWord(STATE_HOSTS, this.hosts);
-    this.setWord(STATE_HOST_SLOTS, HOST_SLOTS);
-    this.setWord(STATE_KEYS, this.keys);
-    this.setWord(STATE_KEYS_CAPACITY, KEY_BYTES);
-    this.exports.forgetHosts(this.state);
   }
 
   /** Scans on from `position`; see the stops above. */
@@ -187,8 +212,14 @@ export class LineScanner {
     this.setWord(STATE_FORCED, verdict);
   }
 
-  /** Teaches the scanner the value of the authority of the line it stopped at (SCAN_ASK_HOST); false when its table is full. */
+  /**
+   * Teaches the scanner the value of the authority of the line it stopped at (SCAN_ASK_HOST), making room
+   * when the table is full; false only for a key longer than the table's key bytes.
+   */
   remember(value: number): boolean {
+    if (this.exports.rememberHost(this.state, value) === 1) return true;
+    if (this.slots < MAX_HOST_SLOTS) this.grow();
+    else this.forget();
     return this.exports.rememberHost(this.state, value) === 1;
   }
 
@@ -197,9 +228,37 @@ export class LineScanner {
     this.setWord(STATE_PATH_VALUE, value);
   }
 
-  /** Forgets every authority (a ruleset moved: see `evictions`). */
+  /** Forgets every authority (a ruleset moved: see `stale`). */
   forget(): void {
     this.exports.forgetHosts(this.state);
+    this.goodAt = this.evictionCount();
+  }
+
+  /** A table of twice the slots, with the entries of the old one moved in. */
+  private grow(): void {
+    const { hostsBlock, keys, slots } = this;
+    const from = this.hostsAt();
+    this.useTable(2 * slots);
+    this.exports.forgetHosts(this.state);
+    this.exports.moveHosts(this.state, from, slots, keys);
+    this.allocator.release(hostsBlock);
+    this.allocator.release(keys);
+  }
+
+  /** Allocates a table of `slots` entries and its key bytes, and names them in the state block. */
+  private useTable(slots: number): void {
+    // Entries aligned to their size: each is one cache line.
+    this.hostsBlock = this.allocator.allocate(slots * HOST_ENTRY_SIZE + HOST_ENTRY_SIZE, 'the line scanner host table');
+    this.keys = this.allocator.allocate(slots * KEY_BYTES_PER_SLOT, 'the line scanner host names');
+    this.slots = slots;
+    this.setWord(STATE_HOSTS, this.hostsAt());
+    this.setWord(STATE_HOST_SLOTS, slots);
+    this.setWord(STATE_KEYS, this.keys);
+    this.setWord(STATE_KEYS_CAPACITY, slots * KEY_BYTES_PER_SLOT);
+  }
+
+  private hostsAt(): number {
+    return Math.ceil(this.hostsBlock / HOST_ENTRY_SIZE) * HOST_ENTRY_SIZE;
   }
 
   counts(): LineScanCounts {

@@ -7,37 +7,10 @@
  */
 import { createServer } from 'node:http';
 import { pathToFileURL } from 'node:url';
+import { SHAPES } from './hostile-shapes.mjs';
 
 const entry = process.env.ROBOTS_DIST ? pathToFileURL(process.env.ROBOTS_DIST).href : new URL('../../dist/index.js', import.meta.url).href;
 const { RobotsCache, matcherInfo } = await import(entry);
-
-const SIZE = 500 * 1024;
-
-/** `line(i)` repeated up to SIZE bytes (ASCII lines). */
-function fill(line) {
-  const parts = [];
-  let length = 0;
-  for (let i = 0; length < SIZE; i++) {
-    const next = `${line(i)}\n`;
-    if (length + next.length > SIZE) break;
-    parts.push(next);
-    length += next.length;
-  }
-  return parts.join('');
-}
-
-/** Base-36 names, distinct per i. */
-const name = (i) => i.toString(36);
-
-/** @type {Record<string, () => string>} */
-export const SHAPES = {
-  'many groups': () => fill((i) => (i % 2 === 0 ? 'User-agent:*' : 'Allow:/')),
-  'many distinct groups': () => fill((i) => (i % 2 === 0 ? `User-agent:b${name(i)}` : `Allow:/${name(i)}`)),
-  'many tiny rules': () => `User-agent:*\n${fill((i) => `Allow:/${name(i)}`)}`,
-  'many sitemaps': () => fill((i) => `Sitemap:https://example.com/${name(i)}.xml`),
-  'long lines': () => `User-agent:*\n${fill((i) => `Disallow:/${name(i)}${'x'.repeat(16_000)}`)}`,
-  'html junk with one rule': () => `User-agent:*\nDisallow:/x\n${fill((i) => `<div class="c${name(i)}">text text text</div>`)}`,
-};
 
 const [shape = 'many groups', originsArgument = '8'] = process.argv.slice(2);
 const origins = Number(originsArgument);

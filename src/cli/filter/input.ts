@@ -15,6 +15,7 @@ import { joined } from './joined.js';
 export const BATCH_BYTES = 4 * 1024 * 1024;
 export const LONG_LINE_BYTES = 4 * 1024 * 1024;
 
+/** Whole lines, in a buffer no other batch or chunk shares: it can be handed to a worker thread as it is. */
 export interface LinesBatch {
   readonly kind: 'lines';
   readonly bytes: Uint8Array;
@@ -83,6 +84,11 @@ export async function* readInputs(files: readonly string[], onRead: (bytes: numb
   }
 }
 
+/** Chunks as one array of a buffer of its own (one chunk may share its stream's buffer: it is copied). */
+function owned(parts: readonly Uint8Array[]): Uint8Array {
+  return parts.length === 1 ? (parts[0] as Uint8Array).slice() : joined(parts);
+}
+
 /** Cuts chunks into batches of whole lines (about BATCH_BYTES each) and segments of overlong lines. */
 export async function* batchesOf(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<InputItem> {
   let pending: Uint8Array[] = [];
@@ -105,13 +111,13 @@ export async function* batchesOf(chunks: AsyncIterable<Uint8Array>): AsyncGenera
     pending.push(chunk);
     pendingLength += chunk.length;
     if (pendingLength < BATCH_BYTES) continue;
-    const batch = joined(pending);
+    const batch = owned(pending);
     const last = batch.lastIndexOf(0x0a);
     if (last >= 0) {
       // The rest is copied: the batch's buffer may be handed to a worker thread (and detached here).
       pending = [batch.slice(last + 1)];
-      yield { kind: 'lines', bytes: batch.subarray(0, last + 1) };
       pendingLength = batch.length - last - 1;
+      yield { kind: 'lines', bytes: batch.subarray(0, last + 1) };
     } else if (batch.length > LONG_LINE_BYTES) {
       yield { kind: 'overlong', bytes: batch, first: true, last: false };
       overlong = true;
@@ -129,5 +135,5 @@ export async function* batchesOf(chunks: AsyncIterable<Uint8Array>): AsyncGenera
     }
   }
   if (overlong) yield { kind: 'overlong', bytes: new Uint8Array(0), first: false, last: true };
-  else if (pendingLength > 0) yield { kind: 'lines', bytes: joined(pending) };
+  else if (pendingLength > 0) yield { kind: 'lines', bytes: owned(pending) };
 }

@@ -8,7 +8,10 @@ import type { FilterSettings } from './options.js';
 import type { FetchedVerdict } from './robots-source.js';
 
 export interface BatchDecider {
-  /** The result of `bytes`, decided in turn; results come back in the order of the calls. */
+  /**
+   * The result of `bytes` (a LinesBatch's: its buffer may be handed to another thread, and is then no longer
+   * the caller's), decided in turn; results come back in the order of the calls.
+   */
   decide(bytes: Uint8Array): Promise<BatchResult>;
   /** Batches that may be in flight before the caller waits for the oldest. */
   readonly inFlight: number;
@@ -50,13 +53,10 @@ export class WorkerPool implements BatchDecider {
 
   decide(bytes: Uint8Array): Promise<BatchResult> {
     const sequence = this.sequence++;
-    // The worker takes a copy of its own (its buffer is transferred): the batch's may be shared with the
-    // rest of the input (a read stream's chunk, the next batch's first bytes).
-    const owned = bytes.slice();
     const worker = this.workers[sequence % this.workers.length] as Worker;
     return new Promise<BatchResult>((resolve, reject) => {
       this.pending.set(sequence, { resolve, reject });
-      worker.postMessage({ sequence, bytes: owned }, [owned.buffer as ArrayBuffer]);
+      worker.postMessage({ sequence, bytes }, [bytes.buffer as ArrayBuffer]);
     });
   }
 

@@ -2,11 +2,14 @@
  * The compiled rules for a URL's host, from wherever `filter` was told robots.txt files are: a directory
  * of one file per host, one file for every URL, or files fetched from the sites (handed over by the main
  * thread, src/cli/filter/fetch-source.ts). Each thread compiles a host's file once and keeps its rules in an
- * LRU bounded in bytes (the file's compiled rules as AgentRules.bytesHeld counts them), so that memory stays
- * flat however many hosts a log names.
+ * LRU bounded in bytes, so that memory stays flat however many hosts a log names. What an entry counts is
+ * what it keeps alive (test/cli-memory.test.ts): the compiled rules as AgentRules.bytesHeld counts them (the
+ * file is read into a reused buffer and kept, where the rules keep any of it, as an exact-size copy), and
+ * the objects around them.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
+import { LruBudget } from '../../fetch/lru-budget.js';
 import { parseRobotsTxt, type AgentRules } from '../library.js';
 import { UsageError } from '../usage.js';
 import type { FilterSettings } from './options.js';
@@ -30,6 +33,12 @@ export interface RobotsSource {
 
 /** Bytes counted for a host known to have no file: the map entry and the key. */
 const MISSING_ENTRY_BYTES = 128;
+/**
+ * Bytes counted besides bytesHeld for a host's compiled rules: the objects that hold them (AgentRules, the
+ * matcher's ruleset, their residency, the entry) and their block's overhead in WebAssembly memory. Measured
+ * (test/cli-memory.test.ts): for a typical file they are most of what a host costs, about 2 KB in all.
+ */
+const RULES_ENTRY_BYTES = 1_500;
 
 /**
  * The buffer files are read into, one per thread, grown to the largest limit asked: a fresh zero-filled
@@ -74,7 +83,7 @@ export function readBounded(path: string, maxBytes: number): Uint8Array | null {
 }
 
 /** Compiles `body` for the agent. */
-export function compile(body: Uint8Array | string, settings: FilterSettings): AgentRules {
+function compile(body: Uint8Array, settings: FilterSettings): AgentRules {
   const robots = parseRobotsTxt(body, { profile: settings.profile, maxBytes: settings.maxRobotsBytes });
   return robots.forAgent(settings.agent);
 }
@@ -84,38 +93,43 @@ function isFileName(host: string): boolean {
   return host !== '.' && host !== '..' && !/[/\\\0]/.test(host);
 }
 
-/** A map in least-recently-used order, bounded in bytes; evicted rules are left to garbage collection. */
+/**
+ * Each host's rules in least-recently-used order, bounded in bytes. Evicted rules are not disposed (the batch
+ * being decided, or the line scanner's table, may still use them): garbage collection frees them, and their
+ * WebAssembly memory, once nothing does.
+ */
 class RulesLru {
-  private readonly entries = new Map<string, { readonly rules: HostRules; readonly bytes: number }>();
-  private bytes = 0;
+  private readonly lru: LruBudget<string, { readonly rules: HostRules; readonly bytes: number }>;
 
-  constructor(private readonly budget: number) {}
+  constructor(budget: number) {
+    this.lru = new LruBudget(Number.POSITIVE_INFINITY, budget, (entry) => entry.bytes);
+  }
+
+  /** What the rules stored keep alive, as their entries count it. */
+  get bytesHeld(): number {
+    return this.lru.bytesHeld;
+  }
 
   get(key: string): HostRules | undefined {
-    const entry = this.entries.get(key);
-    if (entry === undefined) return undefined;
-    this.entries.delete(key);
-    this.entries.set(key, entry);
-    return entry.rules;
+    const entry = this.lru.peek(key);
+    this.lru.touch(key);
+    return entry?.rules;
   }
 
   set(key: string, rules: HostRules): void {
-    const bytes = (typeof rules === 'object' && rules !== null ? rules.bytesHeld : 0) + MISSING_ENTRY_BYTES + 2 * key.length;
-    this.entries.set(key, { rules, bytes });
-    this.bytes += bytes;
-    for (const [oldest, entry] of this.entries) {
-      if (this.bytes <= this.budget || oldest === key) break;
-      this.entries.delete(oldest);
-      this.bytes -= entry.bytes;
-      // Not disposed: the batch being decided may still hold them. Garbage collection frees them (and their
-      // WebAssembly memory) once nothing does.
-    }
+    const compiled = typeof rules === 'object' && rules !== null;
+    this.lru.set(key, { rules, bytes: (compiled ? rules.bytesHeld + RULES_ENTRY_BYTES : 0) + MISSING_ENTRY_BYTES + 2 * key.length });
   }
 }
 
 export class DirectorySource implements RobotsSource {
   readonly needsHost = true;
   private readonly cache: RulesLru;
+
+  /** @internal What the cached rules keep alive, by the LRU's count (test/cli-memory.test.ts holds it to what the process holds). */
+  get bytesHeld(): number {
+    return this.cache.bytesHeld;
+  }
 
   constructor(
     private readonly dir: string,

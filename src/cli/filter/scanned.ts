@@ -2,13 +2,16 @@
  * decideBatch's fast path, where the WebAssembly matcher runs and lines are written as they are (no rule
  * shown; a whole line or a field as the URL): the line scanner (src/engine/line-scanner.ts) reads, decides,
  * counts and writes every line whose authority it has been taught, in one crossing per run of such lines.
- * It stops at any other line, which is read and decided here exactly as decideBatch reads a line
- * (readUrlField, the string API), and teaches it the line's authority when it asks. So the scanner's
- * verdicts are the string API's, and its output byte for byte decideBatch's (test/line-scanner.test.ts).
+ * It stops at any other line. At a host it does not know, the line is read here as decideBatch reads it
+ * (readUrlField) to find the host's rules, the scanner is taught the authority, and it decides the line
+ * itself; any other line is read and decided here exactly as decideBatch decides it (the string API). So
+ * the scanner's verdicts are the string API's, and its output byte for byte decideBatch's
+ * (test/line-scanner.test.ts).
  *
- * The scanner holds rulesets by address: the table is forgotten whenever the backend moved any ruleset,
- * and rebuilt from the hosts this batch has looked up (each host's rules are looked up once a batch, as
- * decideBatch does).
+ * The scanner's table of hosts lives across batches (one per thread, for this thread's source of rules), so
+ * a host is looked up and taught once, not once a batch: a batch names the hosts it taught. It holds
+ * rulesets by address: the table is forgotten whenever the backend moved any ruleset (which happens once
+ * rules the source's LRU evicted are collected), and rebuilt from the hosts met afterwards.
  */
 import { currentBackend } from '../../engine/active-backend.js';
 import {
@@ -66,35 +69,36 @@ export function scanBatch(batch: Uint8Array, settings: FilterSettings, source: R
   const hostRules = new Map<string, HostRules>();
   // A line that is a path names no host: malformed where hosts decide, else decided by the one file.
   const pathRules = source.needsHost ? undefined : source.rulesFor(undefined, undefined);
-  scanner.begin(batch, { ...fieldOf(settings.shape), emit: emitMask(settings), maxLineBytes: MAX_URL_LINE_BYTES });
-  /** The backend's evictions when the scanner's addresses were last all good. */
-  let current = -1;
+  scanner.begin(batch, { ...fieldOf(settings.shape), emit: emitMask(settings), maxLineBytes: MAX_URL_LINE_BYTES }, source);
+  const setPathValue = (): void => scanner.setPathValue(pathRules === undefined ? VALUE_MALFORMED : valueOf(pathRules, settings, scanner));
+  setPathValue();
 
-  /** The verdict of the line the scanner stopped at; its authority taught when asked and the addresses are good. */
-  const decideStop = (stop: ScanStop): LineVerdict => {
-    const remember = (value: number): void => {
-      if (stop === SCAN_ASK_HOST && value !== 0 && scanner.evictions === current) scanner.remember(value);
-    };
+  /** Whether the scanner was taught `value` for the authority it asked about (never with addresses gone stale). */
+  const teach = (value: number): boolean => value !== 0 && !scanner.stale && scanner.remember(value);
+
+  /** The verdict of the line the scanner stopped at, or undefined once its host is taught: the scanner decides it then. */
+  const decideStop = (stop: ScanStop): LineVerdict | undefined => {
+    const askedHost = stop === SCAN_ASK_HOST;
     if (!readUrlField(batch, scanner.position, scanner.stopEnd, settings.shape, source.needsHost, field)) {
       // Asked for a host, the line is malformed by its authority alone (readUrlField reads the rest as the scanner did).
-      remember(VALUE_MALFORMED);
-      return VERDICT_MALFORMED;
+      return askedHost && teach(VALUE_MALFORMED) ? undefined : VERDICT_MALFORMED;
     }
     const rules = rulesOfField(field, source, hostRules);
+    if (askedHost && teach(valueOf(rules, settings, scanner))) return undefined;
     decideLine(rules, utf8.decode(batch.subarray(field.start, field.end)), settings, false, decision);
-    remember(valueOf(rules, settings, scanner));
     return decision.verdict === 'allowed' ? VERDICT_ALLOWED : VERDICT_DISALLOWED;
   };
 
   for (;;) {
-    if (scanner.evictions !== current) {
+    if (scanner.stale) {
       scanner.forget();
-      scanner.setPathValue(pathRules === undefined ? VALUE_MALFORMED : valueOf(pathRules, settings, scanner));
-      current = scanner.evictions;
+      setPathValue();
+      continue;
     }
     const stop = scanner.scan();
     if (stop === SCAN_DONE) break;
-    scanner.force(decideStop(stop));
+    const verdict = decideStop(stop);
+    if (verdict !== undefined) scanner.force(verdict);
   }
   return { output: scanner.output(), ...scanner.counts(), ...hostsOf(hostRules) };
 }

@@ -1,0 +1,96 @@
+/**
+ * What `robotstxt filter` keeps per host (src/cli/filter/robots-source.ts): each thread keeps the hosts' rules
+ * in an LRU bounded by `--cache-mb`, so the bound is only as good as the LRU's count. Held here to what the
+ * process really holds for files of hostile shapes (test/support/hostile-shapes.mjs, 500 KB each), as
+ * test/cache-memory.test.ts does for RobotsCache: the JS heap and array buffers, and the WebAssembly memory
+ * the compiled rules take, measured with garbage collection forced, against the LRU's bytesHeld; and for a
+ * typical small file over many hosts, where the objects around the rules are most of the cost. Issue 20:
+ * 239 MB were held (512 KB read buffers kept alive by views in the rules) while the LRU believed 10.7 MB;
+ * and for a typical file it counted a quarter of what a host costs.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readFilterOptions } from '../src/cli/filter/options.js';
+import { DirectorySource } from '../src/cli/filter/robots-source.js';
+import { matcherInfo } from '../src/index.js';
+import { SHAPES } from './support/hostile-shapes.mjs';
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+
+/**
+ * What the count may miss per host of a 500 KB file: measuring noise, and what AgentRules.bytesHeld leaves out
+ * for a file of many groups (about 39 KB measured alone, more beside other suites): a quarter of the file.
+ */
+const LARGE_FILE_SLACK = 128 * 1024;
+/** A file of the corpus's median size (561 bytes) and a typical shape. */
+const TYPICAL = `# robots.txt for example.com
+User-agent: *
+Disallow: /admin/
+Disallow: /cart
+Disallow: /checkout/
+Disallow: /search?
+Disallow: /*?sort=
+Allow: /search/help
+Disallow: /account/
+Disallow: /tmp/
+
+User-agent: Googlebot-Image
+Disallow: /private-images/
+
+User-agent: BadBot
+Disallow: /
+
+Sitemap: https://example.com/sitemap.xml
+Sitemap: https://example.com/news-sitemap.xml
+`;
+
+const work = mkdtempSync(join(tmpdir(), 'robotstxt-cli-memory-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+async function held(): Promise<number> {
+  // Rules dropped earlier are freed by a FinalizationRegistry callback, which runs after a collection, between tasks.
+  for (let i = 0; i < 4; i++) {
+    gc();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+  const usage = process.memoryUsage();
+  return usage.heapUsed + usage.arrayBuffers + matcherInfo().wasmBytesInUse;
+}
+
+/** Per host: what the process holds once a source has the rules of `hosts` hosts, each with `body`, and what its LRU counts. */
+async function measure(body: string, hosts: number): Promise<{ held: number; counted: number }> {
+  const dir = mkdtempSync(join(work, 'robots-'));
+  for (let host = 0; host <= hosts; host++) writeFileSync(join(dir, `host${host}.test`), body);
+  const settings = readFilterOptions(['--agent', 'ExampleBot', '--robots-dir', dir]);
+  // Warm up (the matcher's work area grows to what the shape's rules need), in a source then dropped.
+  new DirectorySource(dir, settings).rulesFor('host0.test', undefined);
+  const source = new DirectorySource(dir, settings);
+  const before = await held();
+  const rules = Array.from({ length: hosts }, (_, host) => source.rulesFor(`host${host + 1}.test`, undefined));
+  const after = await held();
+  expect(rules.every((found) => found !== null && typeof found === 'object')).toBe(true);
+  return { held: (after - before) / hosts, counted: source.bytesHeld / hosts };
+}
+
+describe("the filter's rules LRU counts what the rules it keeps hold", () => {
+  it.each(Object.keys(SHAPES))(
+    'a 500 KB file of %s',
+    async (shape) => {
+      const { held, counted } = await measure(SHAPES[shape]!(), 6);
+      expect(held).toBeLessThanOrEqual(counted * 1.1 + LARGE_FILE_SLACK);
+      expect(counted).toBeLessThanOrEqual(held * 1.1 + LARGE_FILE_SLACK);
+    },
+    60_000,
+  );
+
+  // The count per host is mostly the objects around the rules there: a constant the LRU must get right.
+  it('a typical small file (the corpus median, 561 bytes), over many hosts', async () => {
+    const { held, counted } = await measure(TYPICAL, 2_000);
+    expect(Math.abs(held - counted)).toBeLessThanOrEqual(0.1 * counted);
+  }, 60_000);
+});
