@@ -14,60 +14,49 @@
  *   to `%`, and `%xx` upper-cased (one encodeURI refuses, with a lone surrogate, never matches).
  */
 import type { RecordHandler } from '../parse/records.js';
+import type { RuleRecords } from '../parse/rule-records.js';
+import { formatAgent, isWellFormed, NormalizedRules, type CompatAgent, type CompatReading } from './robots-parser-reading.js';
 
 /** One rule as robots-parser keeps it. */
-export interface CompatRule {
+interface CompatRule {
   readonly allow: boolean;
-  /** Normalized as above; never empty. */
+  /** Its value, trimmed; never empty. */
   readonly pattern: string;
   /** 1-based. */
   readonly line: number;
 }
 
-/** What robots-parser knows of one agent. */
-export interface CompatAgent {
-  readonly rules: CompatRule[];
+const encoder = new TextEncoder();
+
+class ListedAgent implements CompatAgent {
+  readonly list: CompatRule[] = [];
   crawlDelay: number | undefined;
-}
+  private normalized: RuleRecords | undefined;
 
-export interface CompatGroups {
-  /** By agent name as formatAgent() makes it (`*` for the star group). */
-  readonly agents: ReadonlyMap<string, CompatAgent>;
-  readonly sitemaps: readonly string[];
-  readonly host: string | null;
-}
-
-/** An agent as robots-parser compares it: lower case, the version cut off, trimmed. */
-export function formatAgent(agent: string): string {
-  const lower = agent.toLowerCase();
-  const slash = lower.indexOf('/');
-  return (slash < 0 ? lower : lower.slice(0, slash)).trim();
-}
-
-/** `%xx` with upper-case hex digits, as robots-parser compares both patterns and paths. */
-export function upperCaseEscapes(text: string): string {
-  return text.replace(/%[0-9a-fA-F]{2}/g, (escape) => escape.toUpperCase());
-}
-
-/**
- * A pattern as robots-parser matches it (see above), or undefined for one encodeURI refuses (a lone
- * surrogate): robots-parser keeps that one as written, and it never matches, a URL's path being ASCII.
- */
-function normalizePattern(pattern: string): string | undefined {
-  try {
-    return upperCaseEscapes(encodeURI(pattern).replace(/%25/g, '%'));
-  } catch {
-    return undefined;
+  rules(): RuleRecords {
+    if (this.normalized !== undefined) return this.normalized;
+    // A pattern with a lone surrogate, which encodeURI refuses, robots-parser keeps as written: it never
+    // matches (a URL's path is ASCII), so it is left out.
+    const patterns = this.list.map((rule) => (isWellFormed(rule.pattern) ? encoder.encode(rule.pattern) : undefined));
+    const rules = new NormalizedRules(patterns.reduce((total, pattern) => total + (pattern?.length ?? 0), 0));
+    this.list.forEach((rule, index) => {
+      const pattern = patterns[index];
+      if (pattern !== undefined) rules.add(rule.line, rule.allow, pattern, 0, pattern.length);
+    });
+    return (this.normalized = rules.records());
   }
 }
 
 const decoder = new TextDecoder();
 
-/** The grouping step as a RecordHandler: hand it to a record reader, then take groups(). */
-export class RobotsParserGrouping implements RecordHandler {
-  private readonly agents = new Map<string, CompatAgent>();
-  private readonly sitemaps: string[] = [];
-  private host: string | null = null;
+/**
+ * The grouping step as a RecordHandler: hand it to a record reader, then ask it. The reference, and the
+ * reading of the files the fast one (./robots-parser-spans.ts) cannot read.
+ */
+export class RobotsParserGrouping implements RecordHandler, CompatReading {
+  private readonly agents = new Map<string, ListedAgent>();
+  private readonly sitemapList: string[] = [];
+  private preferredHost: string | null = null;
   /** The agents the rules being read apply to. */
   private current: string[] = [];
   /** Whether the last record was a user-agent line (blank, comment and malformed lines do not count). */
@@ -90,8 +79,16 @@ export class RobotsParserGrouping implements RecordHandler {
     this.fromText = linesUtf8CannotCarry(text);
   }
 
-  groups(): CompatGroups {
-    return { agents: this.agents, sitemaps: this.sitemaps, host: this.host };
+  agent(name: string): CompatAgent | undefined {
+    return this.agents.get(name);
+  }
+
+  sitemaps(): string[] {
+    return [...this.sitemapList];
+  }
+
+  host(): string | null {
+    return this.preferredHost;
   }
 
   userAgent(line: number, start: number, end: number): void {
@@ -104,22 +101,23 @@ export class RobotsParserGrouping implements RecordHandler {
   rule(line: number, allow: boolean, start: number, end: number): void {
     this.inAgentRun = false;
     const value = this.value(start, end, line);
-    const pattern = value === '' ? undefined : normalizePattern(value);
     for (const agent of this.current) {
-      const known = this.agent(agent);
-      if (pattern !== undefined) known.rules.push({ allow, pattern, line });
+      const known = this.known(agent);
+      if (value !== '') known.list.push({ allow, pattern: value, line });
     }
   }
 
   sitemap(line: number, start: number, end: number): void {
     this.inAgentRun = false;
     const url = this.value(start, end, line);
-    if (url !== '') this.sitemaps.push(url);
+    if (url !== '') this.sitemapList.push(url);
   }
 
   other(line: number, keyStart: number, keyEnd: number, start: number, end: number): void {
     // robots-parser trims keys as String.prototype.trim() does: `\u00a0Disallow` is a disallow there.
     const key = decoder.decode(this.body.subarray(keyStart, keyEnd)).trim().toLowerCase();
+    // A key of Unicode spaces alone is none: robots-parser skips the line.
+    if (key === '') return;
     if (key === 'user-agent') return this.userAgent(line, start, end);
     if (key === 'allow' || key === 'disallow') return this.rule(line, key === 'allow', start, end);
     if (key === 'sitemap') return this.sitemap(line, start, end);
@@ -128,11 +126,11 @@ export class RobotsParserGrouping implements RecordHandler {
     if (key === 'crawl-delay') {
       const delay = Number(value);
       for (const agent of this.current) {
-        const known = this.agent(agent);
+        const known = this.known(agent);
         if (!Number.isNaN(delay)) known.crawlDelay = delay;
       }
     } else if (key === 'host' && value !== '') {
-      this.host = value.toLowerCase();
+      this.preferredHost = value.toLowerCase();
     }
   }
 
@@ -144,9 +142,9 @@ export class RobotsParserGrouping implements RecordHandler {
     this.fromText.add(line);
   }
 
-  private agent(name: string): CompatAgent {
+  private known(name: string): ListedAgent {
     let known = this.agents.get(name);
-    if (known === undefined) this.agents.set(name, (known = { rules: [], crawlDelay: undefined }));
+    if (known === undefined) this.agents.set(name, (known = new ListedAgent()));
     return known;
   }
 
