@@ -6,8 +6,8 @@
  * is first asked, sitemaps and hosts when they are asked.
  *
  * Google's reading and robots-parser's agree on lines, comments and values (for a well-formed text
- * without NUL whose lines all fit the line limit: the caller reads any other the reference way); they
- * differ on keys, which is all this handler reads again:
+ * without NUL: the caller reads any other the reference way), but for a line past the reader's length
+ * limit, which this handler reads again whole from the body; and they differ on keys, which it reads again:
  * - a line without a colon (which Google reads as `key value`) is no record: skipped, as robots-parser skips it;
  * - a key is its name alone, trimmed as String.prototype.trim() trims: `Disallowed`, `User agent` and
  *   other spellings Google accepts are unknown keys here, and `\u00a0Disallow` is a disallow.
@@ -20,6 +20,7 @@ import { formatAgent, NormalizedRules, type CompatAgent, type CompatReading } fr
 const LF = 0x0a;
 const CR = 0x0d;
 const COLON = 0x3a;
+const HASH = 0x23;
 const BYTE_ORDER_MARK = [0xef, 0xbb, 0xbf] as const;
 
 type Key = 'user-agent' | 'allow' | 'disallow' | 'sitemap' | 'crawl-delay' | 'host';
@@ -64,20 +65,24 @@ export class SpanReading implements RecordHandler, CompatReading {
   private inAgentRun = false;
   /** Bytes before this are a byte order mark, skipped as the record reader skips it. */
   private readonly floor: number;
-  /** Set when a line was longer than the record reader's limit: this reading is then not robots-parser's. */
-  private cut = false;
+  /** A line longer than the record reader's limit, read here whole: what the reader hands on of it is ignored. */
+  private cutLine = 0;
+  /** A position on the line of the last record, where a search for a cut line starts. */
+  private lastLine = 1;
+  private lastPosition: number;
 
   private constructor(private readonly body: Uint8Array) {
     let floor = 0;
     while (floor < BYTE_ORDER_MARK.length && body[floor] === BYTE_ORDER_MARK[floor]) floor++;
     this.floor = floor;
+    this.lastPosition = floor;
   }
 
-  /** The reading of `body` (a well-formed text without NUL, as UTF-8), or undefined when a line was too long for the reader. */
-  static read(body: Uint8Array, reader: RecordReader): SpanReading | undefined {
+  /** The reading of `body`, a well-formed text without NUL as UTF-8. */
+  static read(body: Uint8Array, reader: RecordReader): SpanReading {
     const reading = new SpanReading(body);
     reader(body, reading);
-    return reading.cut ? undefined : reading;
+    return reading;
   }
 
   agent(name: string): CompatAgent | undefined {
@@ -134,6 +139,9 @@ export class SpanReading implements RecordHandler, CompatReading {
   }
 
   other(line: number, keyStart: number, keyEnd: number, start: number, end: number): void {
+    if (line === this.cutLine) return;
+    this.lastLine = line;
+    this.lastPosition = start;
     for (let i = keyEnd; i < start; i++) if (this.body[i] === COLON) return this.record(this.keyOf(keyStart, keyEnd), line, start, end);
     // `key value` without a colon: no record for robots-parser.
   }
@@ -142,8 +150,37 @@ export class SpanReading implements RecordHandler, CompatReading {
     // A line without a key or a colon, which robots-parser skips too.
   }
 
-  lineCut(): void {
-    this.cut = true;
+  /** Reads the whole line robots-parser's way: its content up to a `#`, a key before the first colon, the value after it. */
+  lineCut(line: number): void {
+    this.cutLine = line;
+    const body = this.body;
+    const start = this.lineStart(line);
+    let end = start;
+    while (end < body.length && body[end] !== LF && body[end] !== CR && body[end] !== HASH) end++;
+    let colon = start;
+    while (colon < end && body[colon] !== COLON) colon++;
+    if (colon === end) return;
+    let keyStart = start;
+    while (keyStart < colon && isAsciiWhitespace(body[keyStart])) keyStart++;
+    let keyEnd = colon;
+    while (keyEnd > keyStart && isAsciiWhitespace(body[keyEnd - 1])) keyEnd--;
+    let valueStart = colon + 1;
+    while (valueStart < end && isAsciiWhitespace(body[valueStart])) valueStart++;
+    while (end > valueStart && isAsciiWhitespace(body[end - 1])) end--;
+    this.record(this.keyOf(keyStart, keyEnd), line, valueStart, end);
+  }
+
+  /** Where line `line` starts: found from the last record's line on (lines end at CR, LF or CRLF). */
+  private lineStart(line: number): number {
+    const body = this.body;
+    let at = this.lastPosition;
+    for (let current = this.lastLine; current < line; current++) {
+      while (body[at] !== LF && body[at] !== CR) at++;
+      at += body[at] === CR && body[at + 1] === LF ? 2 : 1;
+    }
+    this.lastLine = line;
+    this.lastPosition = at;
+    return at;
   }
 
   /**
@@ -151,6 +188,9 @@ export class SpanReading implements RecordHandler, CompatReading {
    * the value (a colon, then the key back to the line's start), and read robots-parser's way.
    */
   private keyed(line: number, start: number, end: number): void {
+    if (line === this.cutLine) return;
+    this.lastLine = line;
+    this.lastPosition = start;
     const body = this.body;
     let colon = start - 1;
     while (colon >= this.floor && isAsciiWhitespace(body[colon])) colon--;

@@ -60,16 +60,13 @@ function upperCaseEscapes(text: string): string {
 const encoder = new TextEncoder();
 
 /**
- * `text` read robots-parser's way: the fast way (./robots-parser-spans.ts) when Google's reading of its
- * lines is robots-parser's, which a text with no lone surrogate, no NUL and no line past the reader's
- * limit ensures; else the reference way, which reads such lines from the text itself.
+ * `text` read robots-parser's way: the fast way (./robots-parser-spans.ts) when the bytes carry all of it,
+ * which a text with no lone surrogate (UTF-8 has none) and no NUL (where Google's reading ends a line)
+ * ensures; else the reference way, which reads such lines from the text itself.
  */
 function readCompat(text: string): CompatReading {
   const body = encoder.encode(text);
-  if (!text.includes('\0') && isWellFormed(text)) {
-    const reading = SpanReading.read(body, currentRecordReader());
-    if (reading !== undefined) return reading;
-  }
+  if (!text.includes('\0') && isWellFormed(text)) return SpanReading.read(body, currentRecordReader());
   const grouping = new RobotsParserGrouping(body, text);
   readRecords(body, grouping, 'exact');
   return grouping;
