@@ -36,6 +36,12 @@ function isAsciiWhitespace(byte: number | undefined): boolean {
   return byte === 0x20 || (byte !== undefined && byte >= 0x09 && byte <= 0x0d);
 }
 
+/** The first position of `byte` in body from `from` on, or the body's length. */
+function indexOrEnd(body: Uint8Array, byte: number, from: number): number {
+  const at = body.indexOf(byte, from);
+  return at < 0 ? body.length : at;
+}
+
 class SpanAgent implements CompatAgent {
   crawlDelay: number | undefined;
   /** The sections (runs of user-agent lines and the records after them) that named it, in file order. */
@@ -70,6 +76,9 @@ export class SpanReading implements RecordHandler, CompatReading {
   /** A position on the line of the last record, where a search for a cut line starts. */
   private lastLine = 1;
   private lastPosition: number;
+  /** The next LF and CR found by lineEnd() (-1: not searched yet). */
+  private nextLf = -1;
+  private nextCr = -1;
 
   private constructor(private readonly body: Uint8Array) {
     let floor = 0;
@@ -155,19 +164,29 @@ export class SpanReading implements RecordHandler, CompatReading {
     this.cutLine = line;
     const body = this.body;
     const start = this.lineStart(line);
-    let end = start;
-    while (end < body.length && body[end] !== LF && body[end] !== CR && body[end] !== HASH) end++;
-    let colon = start;
-    while (colon < end && body[colon] !== COLON) colon++;
-    if (colon === end) return;
+    // Native searches: a cut line is long (often a whole HTML page on one line).
+    const content = body.subarray(start, this.lineEnd(start));
+    const hash = content.indexOf(HASH);
+    const colon = content.subarray(0, hash < 0 ? content.length : hash).indexOf(COLON);
+    if (colon < 0) return;
+    let end = start + (hash < 0 ? content.length : hash);
     let keyStart = start;
-    while (keyStart < colon && isAsciiWhitespace(body[keyStart])) keyStart++;
-    let keyEnd = colon;
+    while (keyStart < start + colon && isAsciiWhitespace(body[keyStart])) keyStart++;
+    let keyEnd = start + colon;
     while (keyEnd > keyStart && isAsciiWhitespace(body[keyEnd - 1])) keyEnd--;
-    let valueStart = colon + 1;
+    let valueStart = start + colon + 1;
     while (valueStart < end && isAsciiWhitespace(body[valueStart])) valueStart++;
     while (end > valueStart && isAsciiWhitespace(body[end - 1])) end--;
     this.record(this.keyOf(keyStart, keyEnd), line, valueStart, end);
+  }
+
+  /** Where the line that holds `at` ends: its CR or LF, or the body's end. */
+  private lineEnd(at: number): number {
+    const body = this.body;
+    // Each search remembers what it found, so that finding many line ends costs one pass over the body.
+    if (this.nextLf < at) this.nextLf = indexOrEnd(body, LF, at);
+    if (this.nextCr < at) this.nextCr = indexOrEnd(body, CR, at);
+    return Math.min(this.nextLf, this.nextCr);
   }
 
   /** Where line `line` starts: found from the last record's line on (lines end at CR, LF or CRLF). */
@@ -175,7 +194,7 @@ export class SpanReading implements RecordHandler, CompatReading {
     const body = this.body;
     let at = this.lastPosition;
     for (let current = this.lastLine; current < line; current++) {
-      while (body[at] !== LF && body[at] !== CR) at++;
+      at = this.lineEnd(at);
       at += body[at] === CR && body[at + 1] === LF ? 2 : 1;
     }
     this.lastLine = line;
