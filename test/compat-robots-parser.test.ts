@@ -245,6 +245,15 @@ describe('the drop-in against robots-parser on odd and hostile files', () => {
     );
   });
 
+  it("read a line past the lexer's limit whole, both ways: the fast reading, and the reference one a NUL elsewhere sends the file to", () => {
+    const long = `User-agent: *\n${' '.repeat(17_000)}Disallow: /deep\nDisallow: /short#${'c'.repeat(17_000)}\n${'x'.repeat(17_000)}: y\nUser-agent: b\nDisallow: /b\n`;
+    const urls = ['https://example.com/deep', 'https://example.com/short', 'https://example.com/b'];
+    for (const contents of [long, `${long}Disallow: /nul\u0000x\n`]) {
+      expect(compare('https://example.com/robots.txt', contents, urls, [undefined, 'b']).differences).toEqual([]);
+      expect(robotsParser('https://example.com/robots.txt', contents).isAllowed('https://example.com/deep')).toBe(false);
+    }
+  });
+
   it('agree when the robots.txt URL is relative, invalid or missing', () => {
     for (const url of ['/robots.txt', 'https://ex ample.com/robots.txt', 'null', ':/wom/test/']) {
       expect(

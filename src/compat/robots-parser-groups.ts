@@ -61,6 +61,8 @@ export class RobotsParserGrouping implements RecordHandler, CompatReading {
   private current: string[] = [];
   /** Whether the last record was a user-agent line (blank, comment and malformed lines do not count). */
   private inAgentRun = false;
+  /** The line lineCut() read last: the reader's record of it is not read again. */
+  private cutLine = 0;
 
   /**
    * Lines whose values are read from the text itself, as robots-parser reads them, because the bytes the
@@ -92,13 +94,25 @@ export class RobotsParserGrouping implements RecordHandler, CompatReading {
   }
 
   userAgent(line: number, start: number, end: number): void {
+    if (line !== this.cutLine) this.agentLine(line, start, end);
+  }
+
+  rule(line: number, allow: boolean, start: number, end: number): void {
+    if (line !== this.cutLine) this.ruleLine(line, allow, start, end);
+  }
+
+  sitemap(line: number, start: number, end: number): void {
+    if (line !== this.cutLine) this.sitemapLine(line, start, end);
+  }
+
+  private agentLine(line: number, start: number, end: number): void {
     if (!this.inAgentRun) this.current = [];
     this.inAgentRun = true;
     const value = this.value(start, end, line);
     if (value !== '') this.current.push(formatAgent(value));
   }
 
-  rule(line: number, allow: boolean, start: number, end: number): void {
+  private ruleLine(line: number, allow: boolean, start: number, end: number): void {
     this.inAgentRun = false;
     const value = this.value(start, end, line);
     for (const agent of this.current) {
@@ -107,20 +121,37 @@ export class RobotsParserGrouping implements RecordHandler, CompatReading {
     }
   }
 
-  sitemap(line: number, start: number, end: number): void {
+  private sitemapLine(line: number, start: number, end: number): void {
     this.inAgentRun = false;
     const url = this.value(start, end, line);
     if (url !== '') this.sitemapList.push(url);
   }
 
   other(line: number, keyStart: number, keyEnd: number, start: number, end: number): void {
+    if (line === this.cutLine) return;
     // robots-parser trims keys as String.prototype.trim() does: `\u00a0Disallow` is a disallow there.
-    const key = decoder.decode(this.body.subarray(keyStart, keyEnd)).trim().toLowerCase();
+    this.keyed(decoder.decode(this.body.subarray(keyStart, keyEnd)).trim().toLowerCase(), line, start, end);
+  }
+
+  /**
+   * A line past the reader's limit is read whole from the text, its key too (what the reader kept of it
+   * can be blank, or hold no colon): what the reader hands on of it is ignored.
+   */
+  lineCut(line: number): void {
+    this.fromText.add(line);
+    this.cutLine = line;
+    const content = this.textLine(line).split('#', 1)[0] as string;
+    const colon = content.indexOf(':');
+    if (colon >= 0) this.keyed(content.slice(0, colon).trim().toLowerCase(), line, 0, 0);
+  }
+
+  /** A record by its key, as robots-parser reads it (trimmed, lower-cased). */
+  private keyed(key: string, line: number, start: number, end: number): void {
     // A key of Unicode spaces alone is none: robots-parser skips the line.
     if (key === '') return;
-    if (key === 'user-agent') return this.userAgent(line, start, end);
-    if (key === 'allow' || key === 'disallow') return this.rule(line, key === 'allow', start, end);
-    if (key === 'sitemap') return this.sitemap(line, start, end);
+    if (key === 'user-agent') return this.agentLine(line, start, end);
+    if (key === 'allow' || key === 'disallow') return this.ruleLine(line, key === 'allow', start, end);
+    if (key === 'sitemap') return this.sitemapLine(line, start, end);
     this.inAgentRun = false;
     const value = this.value(start, end, line);
     if (key === 'crawl-delay') {
@@ -138,22 +169,21 @@ export class RobotsParserGrouping implements RecordHandler, CompatReading {
     // robots-parser skips a line without a key, and it does not end a run of user-agent lines.
   }
 
-  lineCut(line: number): void {
-    this.fromText.add(line);
-  }
-
   private known(name: string): ListedAgent {
     let known = this.agents.get(name);
     if (known === undefined) this.agents.set(name, (known = new ListedAgent()));
     return known;
   }
 
+  /** The text's line `line` (1-based), split as robots-parser splits. */
+  private textLine(line: number): string {
+    this.lines ??= this.text.split(/\r\n|\r|\n/);
+    return this.lines[line - 1] ?? '';
+  }
+
   /** A record's value as robots-parser reads it: trimmed as String.prototype.trim() trims. */
   private value(start: number, end: number, line: number): string {
-    if (this.fromText.has(line)) {
-      this.lines ??= this.text.split(/\r\n|\r|\n/);
-      return valueOfLine(this.lines[line - 1] ?? '');
-    }
+    if (this.fromText.has(line)) return valueOfLine(this.textLine(line));
     return decoder.decode(this.body.subarray(start, end)).trim();
   }
 }
