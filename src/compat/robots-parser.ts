@@ -108,8 +108,11 @@ class CompatRobots implements Robot {
   private readonly origin: UrlParts;
   /** `protocol//host[:port]` as the URL parser writes this origin: a URL that starts with it and then `/` may skip the parser. */
   private readonly originPrefix: string | undefined;
-  /** The agents callers named, resolved (a crawler names one or two): reset past AGENT_MEMO entries. */
-  private readonly agentMemo = new Map<string | undefined, CompatAgent | undefined>();
+  /**
+   * The rules of the agents callers named (a crawler names one or two), null for an agent with none: one
+   * lookup per check. Reset past AGENT_MEMO entries.
+   */
+  private readonly rulesMemo = new Map<string | undefined, TieredRules | null>();
   private readonly reading: CompatReading;
   /** Each agent's rules, made when the agent is first asked. */
   private readonly tiers = new Map<CompatAgent, TieredRules>();
@@ -123,7 +126,7 @@ class CompatRobots implements Robot {
   }
 
   isAllowed(url: string, ua?: string): boolean | undefined {
-    const line = this.signedLine(url, this.agentFor(ua));
+    const line = this.signedLine(url, this.rulesFor(ua));
     return line === undefined ? undefined : line >= 0;
   }
 
@@ -132,12 +135,13 @@ class CompatRobots implements Robot {
   }
 
   isExplicitlyDisallowed(url: string, ua: string): boolean | undefined {
-    const line = this.signedLine(url, this.reading.agent(formatAgent(ua ?? '*')));
+    const agent = this.reading.agent(formatAgent(ua ?? '*'));
+    const line = this.signedLine(url, agent === undefined ? null : this.tiersOf(agent));
     return line === undefined ? undefined : line < 0;
   }
 
   getMatchingLineNumber(url: string, ua?: string): number {
-    const line = this.signedLine(url, this.agentFor(ua));
+    const line = this.signedLine(url, this.rulesFor(ua));
     return line === undefined || line === 0 ? -1 : Math.abs(line);
   }
 
@@ -155,13 +159,27 @@ class CompatRobots implements Robot {
 
   /** The agent's own list, else `*`'s, else none. */
   private agentFor(ua: string | undefined): CompatAgent | undefined {
-    const memo = this.agentMemo;
-    if (memo.has(ua)) return memo.get(ua);
     const reading = this.reading;
-    const agent = reading.agent(formatAgent(ua || '*')) ?? reading.agent('*');
+    return reading.agent(formatAgent(ua || '*')) ?? reading.agent('*');
+  }
+
+  /** agentFor(ua)'s rules, or null. */
+  private rulesFor(ua: string | undefined): TieredRules | null {
+    const memo = this.rulesMemo;
+    let rules = memo.get(ua);
+    if (rules !== undefined) return rules;
+    const agent = this.agentFor(ua);
+    rules = agent === undefined ? null : this.tiersOf(agent);
     if (memo.size >= AGENT_MEMO) memo.clear();
-    memo.set(ua, agent);
-    return agent;
+    memo.set(ua, rules);
+    return rules;
+  }
+
+  /** An agent's rules, made when it is first asked (agents of several names share them). */
+  private tiersOf(agent: CompatAgent): TieredRules {
+    let rules = this.tiers.get(agent);
+    if (rules === undefined) this.tiers.set(agent, (rules = new TieredRules(agent.rules())));
+    return rules;
   }
 
   /**
@@ -194,7 +212,7 @@ class CompatRobots implements Robot {
    * The line of the rule that decides `url` (0 when none does), negated for a disallow; undefined for a URL
    * of another origin. A number, so that a check allocates no verdict object.
    */
-  private signedLine(url: string, agent: CompatAgent | undefined): number | undefined {
+  private signedLine(url: string, rules: TieredRules | null): number | undefined {
     const plainness = this.plainness(url);
     let path: string | undefined;
     if (plainness === PARSED) {
@@ -208,11 +226,8 @@ class CompatRobots implements Robot {
     } else if (plainness === PLAIN_WITH_ESCAPES) {
       path = upperCaseEscapes(url.slice((this.originPrefix as string).length));
     }
-    if (agent === undefined) return 0;
-    let rules = this.tiers.get(agent);
-    if (rules === undefined) this.tiers.set(agent, (rules = new TieredRules(agent.rules())));
     // A plain URL is decided as written: the matcher finds the same path and query in it as the parser.
-    return rules.empty ? 0 : rules.signedLine(url, this.originPrefix?.length ?? 0, path);
+    return rules === null || rules.empty ? 0 : rules.signedLine(url, this.originPrefix?.length ?? 0, path);
   }
 }
 
