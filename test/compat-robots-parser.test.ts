@@ -121,8 +121,35 @@ describe('the drop-in against robots-parser on odd and hostile files', () => {
     '',
     'Unknown: x',
     'Disallow: /' + 'x'.repeat(20_000),
+    // Keys Google's reading accepts (the lexer's) and robots-parser's exact reading does not, and lines
+    // without a colon, which the lexer reads as `key value`: the drop-in classifies them again.
+    'Disallowed: /google-only',
+    'Useragent: ExampleBot',
+    'User agent: ExampleBot',
+    'User-agentX: ExampleBot',
+    'Site-map: /site-map.xml',
+    'User-agent ExampleBot',
+    'Allow /no-colon/open',
+    'Disallow\u00a0: /nbsp-after-key',
+    '\u00a0: /nbsp-key',
+    '\ufeffUser-agent: bom-agent',
+    'User-agent: \u00a0',
+    // Values the reader trims of ASCII spaces only, non-ASCII and escaped patterns, empty file-wide values.
+    'Disallow: /\u00e9t\u00e9\u00a0',
+    'Disallow: \u3000/ideographic-space',
+    'Disallow: /%7e%2F%25%zz%',
+    'Allow: /a b"c<d>[e]^`{|}\\',
+    'Disallow: /*x*y$',
+    'Host:',
+    'Host: \u00a0',
+    'Sitemap:   ',
+    'Crawl-delay:',
+    // Lines past the lexer's limit, read again whole: a rule after a long run of spaces, a long comment.
+    ' '.repeat(17_000) + 'Disallow: /deep',
+    'Disallow: /short#' + 'c'.repeat(17_000),
+    'x'.repeat(17_000),
   ];
-  const agents = [undefined, '*', 'ExampleBot', 'examplebot/9', '__proto__', 'constructor', BROWSER_AGENT];
+  const agents = [undefined, '*', 'ExampleBot', 'examplebot/9', '__proto__', 'constructor', BROWSER_AGENT, 'bom-agent'];
   const urls = [
     'https://example.com/private/x',
     'https://example.com/private/open',
@@ -136,6 +163,17 @@ describe('the drop-in against robots-parser on odd and hostile files', () => {
     'https://example.com/nbsp',
     'https://example.com/nul',
     'https://example.com/' + 'x'.repeat(20_000),
+    'https://example.com/google-only',
+    'https://example.com/no-colon/open',
+    'https://example.com/nbsp-after-key',
+    'https://example.com/nbsp-key',
+    'https://example.com/%C3%A9t%C3%A9',
+    'https://example.com/\u3000/ideographic-space',
+    'https://example.com/~foo/%2F%25zz%',
+    'https://example.com/a%20b%22c%3Cd%3E[e]^%60%7B|%7D%5C',
+    'https://example.com/axy',
+    'https://example.com/deep',
+    'https://example.com/short',
     'http://example.com/private/x',
     '/private/x',
   ];
@@ -205,6 +243,15 @@ describe('the drop-in against robots-parser on odd and hostile files', () => {
       }),
       { numRuns: 3000 },
     );
+  });
+
+  it("read a line past the lexer's limit whole, both ways: the fast reading, and the reference one a NUL elsewhere sends the file to", () => {
+    const long = `User-agent: *\n${' '.repeat(17_000)}Disallow: /deep\nDisallow: /short#${'c'.repeat(17_000)}\n${'x'.repeat(17_000)}: y\nUser-agent: b\nDisallow: /b\n`;
+    const urls = ['https://example.com/deep', 'https://example.com/short', 'https://example.com/b'];
+    for (const contents of [long, `${long}Disallow: /nul\u0000x\n`]) {
+      expect(compare('https://example.com/robots.txt', contents, urls, [undefined, 'b']).differences).toEqual([]);
+      expect(robotsParser('https://example.com/robots.txt', contents).isAllowed('https://example.com/deep')).toBe(false);
+    }
   });
 
   it('agree when the robots.txt URL is relative, invalid or missing', () => {

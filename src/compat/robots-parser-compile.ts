@@ -6,23 +6,10 @@
  */
 import { AgentRules } from '../api/agent-rules.js';
 import { currentBackend } from '../engine/active-backend.js';
-import { RuleRecords } from '../parse/rule-records.js';
+import type { RuleRecords } from '../parse/rule-records.js';
 import { robotsParserProfile } from '../profile.js';
-import type { CompatRule } from './robots-parser-groups.js';
 
-const encoder = new TextEncoder();
-
-export function compileCompatRules(rules: readonly CompatRule[]): AgentRules {
-  const patterns = rules.map((rule) => encoder.encode(rule.pattern));
-  const body = new Uint8Array(patterns.reduce((total, pattern) => total + pattern.length, 0));
-  const records = new RuleRecords(body);
-  let at = 0;
-  rules.forEach((rule, index) => {
-    const pattern = patterns[index] as Uint8Array;
-    body.set(pattern, at);
-    records.add(rule.line, rule.allow, at, at + pattern.length);
-    at += pattern.length;
-  });
-  const group = { agents: [], firstRule: 0, endRule: rules.length };
+export function compileCompatRules(records: RuleRecords): AgentRules {
+  const group = { agents: [], firstRule: 0, endRule: records.count };
   return new AgentRules({ matched: 'agent', groups: [group] }, records, robotsParserProfile, currentBackend());
 }

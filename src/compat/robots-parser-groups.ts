@@ -14,64 +14,55 @@
  *   to `%`, and `%xx` upper-cased (one encodeURI refuses, with a lone surrogate, never matches).
  */
 import type { RecordHandler } from '../parse/records.js';
+import type { RuleRecords } from '../parse/rule-records.js';
+import { formatAgent, isWellFormed, NormalizedRules, type CompatAgent, type CompatReading } from './robots-parser-reading.js';
 
 /** One rule as robots-parser keeps it. */
-export interface CompatRule {
+interface CompatRule {
   readonly allow: boolean;
-  /** Normalized as above; never empty. */
+  /** Its value, trimmed; never empty. */
   readonly pattern: string;
   /** 1-based. */
   readonly line: number;
 }
 
-/** What robots-parser knows of one agent. */
-export interface CompatAgent {
-  readonly rules: CompatRule[];
+const encoder = new TextEncoder();
+
+class ListedAgent implements CompatAgent {
+  readonly list: CompatRule[] = [];
   crawlDelay: number | undefined;
-}
+  private normalized: RuleRecords | undefined;
 
-export interface CompatGroups {
-  /** By agent name as formatAgent() makes it (`*` for the star group). */
-  readonly agents: ReadonlyMap<string, CompatAgent>;
-  readonly sitemaps: readonly string[];
-  readonly host: string | null;
-}
-
-/** An agent as robots-parser compares it: lower case, the version cut off, trimmed. */
-export function formatAgent(agent: string): string {
-  const lower = agent.toLowerCase();
-  const slash = lower.indexOf('/');
-  return (slash < 0 ? lower : lower.slice(0, slash)).trim();
-}
-
-/** `%xx` with upper-case hex digits, as robots-parser compares both patterns and paths. */
-export function upperCaseEscapes(text: string): string {
-  return text.replace(/%[0-9a-fA-F]{2}/g, (escape) => escape.toUpperCase());
-}
-
-/**
- * A pattern as robots-parser matches it (see above), or undefined for one encodeURI refuses (a lone
- * surrogate): robots-parser keeps that one as written, and it never matches, a URL's path being ASCII.
- */
-function normalizePattern(pattern: string): string | undefined {
-  try {
-    return upperCaseEscapes(encodeURI(pattern).replace(/%25/g, '%'));
-  } catch {
-    return undefined;
+  rules(): RuleRecords {
+    if (this.normalized !== undefined) return this.normalized;
+    // A pattern with a lone surrogate, which encodeURI refuses, robots-parser keeps as written: it never
+    // matches (a URL's path is ASCII), so it is left out.
+    const patterns = this.list.map((rule) => (isWellFormed(rule.pattern) ? encoder.encode(rule.pattern) : undefined));
+    const rules = new NormalizedRules(patterns.reduce((total, pattern) => total + (pattern?.length ?? 0), 0));
+    this.list.forEach((rule, index) => {
+      const pattern = patterns[index];
+      if (pattern !== undefined) rules.add(rule.line, rule.allow, pattern, 0, pattern.length);
+    });
+    return (this.normalized = rules.records());
   }
 }
 
 const decoder = new TextDecoder();
 
-/** The grouping step as a RecordHandler: hand it to a record reader, then take groups(). */
-export class RobotsParserGrouping implements RecordHandler {
-  private readonly agents = new Map<string, CompatAgent>();
-  private readonly sitemaps: string[] = [];
-  private host: string | null = null;
+/**
+ * The grouping step as a RecordHandler: hand it to a record reader, then ask it. The reference, and the
+ * reading of the files the fast one (./robots-parser-spans.ts) cannot read.
+ */
+export class RobotsParserGrouping implements RecordHandler, CompatReading {
+  private readonly agents = new Map<string, ListedAgent>();
+  private readonly sitemapList: string[] = [];
+  private preferredHost: string | null = null;
   /** The agents the rules being read apply to. */
   private current: string[] = [];
   /** Whether the last record was a user-agent line (blank, comment and malformed lines do not count). */
   private inAgentRun = false;
+  /** The line lineCut() read last: the reader's record of it is not read again. */
+  private cutLine = 0;
 
   /**
    * Lines whose values are read from the text itself, as robots-parser reads them, because the bytes the
@@ -90,49 +81,87 @@ export class RobotsParserGrouping implements RecordHandler {
     this.fromText = linesUtf8CannotCarry(text);
   }
 
-  groups(): CompatGroups {
-    return { agents: this.agents, sitemaps: this.sitemaps, host: this.host };
+  agent(name: string): CompatAgent | undefined {
+    return this.agents.get(name);
+  }
+
+  sitemaps(): string[] {
+    return [...this.sitemapList];
+  }
+
+  host(): string | null {
+    return this.preferredHost;
   }
 
   userAgent(line: number, start: number, end: number): void {
+    if (line !== this.cutLine) this.agentLine(line, start, end);
+  }
+
+  rule(line: number, allow: boolean, start: number, end: number): void {
+    if (line !== this.cutLine) this.ruleLine(line, allow, start, end);
+  }
+
+  sitemap(line: number, start: number, end: number): void {
+    if (line !== this.cutLine) this.sitemapLine(line, start, end);
+  }
+
+  private agentLine(line: number, start: number, end: number): void {
     if (!this.inAgentRun) this.current = [];
     this.inAgentRun = true;
     const value = this.value(start, end, line);
     if (value !== '') this.current.push(formatAgent(value));
   }
 
-  rule(line: number, allow: boolean, start: number, end: number): void {
+  private ruleLine(line: number, allow: boolean, start: number, end: number): void {
     this.inAgentRun = false;
     const value = this.value(start, end, line);
-    const pattern = value === '' ? undefined : normalizePattern(value);
     for (const agent of this.current) {
-      const known = this.agent(agent);
-      if (pattern !== undefined) known.rules.push({ allow, pattern, line });
+      const known = this.known(agent);
+      if (value !== '') known.list.push({ allow, pattern: value, line });
     }
   }
 
-  sitemap(line: number, start: number, end: number): void {
+  private sitemapLine(line: number, start: number, end: number): void {
     this.inAgentRun = false;
     const url = this.value(start, end, line);
-    if (url !== '') this.sitemaps.push(url);
+    if (url !== '') this.sitemapList.push(url);
   }
 
   other(line: number, keyStart: number, keyEnd: number, start: number, end: number): void {
+    if (line === this.cutLine) return;
     // robots-parser trims keys as String.prototype.trim() does: `\u00a0Disallow` is a disallow there.
-    const key = decoder.decode(this.body.subarray(keyStart, keyEnd)).trim().toLowerCase();
-    if (key === 'user-agent') return this.userAgent(line, start, end);
-    if (key === 'allow' || key === 'disallow') return this.rule(line, key === 'allow', start, end);
-    if (key === 'sitemap') return this.sitemap(line, start, end);
+    this.keyed(decoder.decode(this.body.subarray(keyStart, keyEnd)).trim().toLowerCase(), line, start, end);
+  }
+
+  /**
+   * A line past the reader's limit is read whole from the text, its key too (what the reader kept of it
+   * can be blank, or hold no colon): what the reader hands on of it is ignored.
+   */
+  lineCut(line: number): void {
+    this.fromText.add(line);
+    this.cutLine = line;
+    const content = this.textLine(line).split('#', 1)[0] as string;
+    const colon = content.indexOf(':');
+    if (colon >= 0) this.keyed(content.slice(0, colon).trim().toLowerCase(), line, 0, 0);
+  }
+
+  /** A record by its key, as robots-parser reads it (trimmed, lower-cased). */
+  private keyed(key: string, line: number, start: number, end: number): void {
+    // A key of Unicode spaces alone is none: robots-parser skips the line.
+    if (key === '') return;
+    if (key === 'user-agent') return this.agentLine(line, start, end);
+    if (key === 'allow' || key === 'disallow') return this.ruleLine(line, key === 'allow', start, end);
+    if (key === 'sitemap') return this.sitemapLine(line, start, end);
     this.inAgentRun = false;
     const value = this.value(start, end, line);
     if (key === 'crawl-delay') {
       const delay = Number(value);
       for (const agent of this.current) {
-        const known = this.agent(agent);
+        const known = this.known(agent);
         if (!Number.isNaN(delay)) known.crawlDelay = delay;
       }
     } else if (key === 'host' && value !== '') {
-      this.host = value.toLowerCase();
+      this.preferredHost = value.toLowerCase();
     }
   }
 
@@ -140,22 +169,21 @@ export class RobotsParserGrouping implements RecordHandler {
     // robots-parser skips a line without a key, and it does not end a run of user-agent lines.
   }
 
-  lineCut(line: number): void {
-    this.fromText.add(line);
+  private known(name: string): ListedAgent {
+    let known = this.agents.get(name);
+    if (known === undefined) this.agents.set(name, (known = new ListedAgent()));
+    return known;
   }
 
-  private agent(name: string): CompatAgent {
-    let known = this.agents.get(name);
-    if (known === undefined) this.agents.set(name, (known = { rules: [], crawlDelay: undefined }));
-    return known;
+  /** The text's line `line` (1-based), split as robots-parser splits. */
+  private textLine(line: number): string {
+    this.lines ??= this.text.split(/\r\n|\r|\n/);
+    return this.lines[line - 1] ?? '';
   }
 
   /** A record's value as robots-parser reads it: trimmed as String.prototype.trim() trims. */
   private value(start: number, end: number, line: number): string {
-    if (this.fromText.has(line)) {
-      this.lines ??= this.text.split(/\r\n|\r|\n/);
-      return valueOfLine(this.lines[line - 1] ?? '');
-    }
+    if (this.fromText.has(line)) return valueOfLine(this.textLine(line));
     return decoder.decode(this.body.subarray(start, end)).trim();
   }
 }

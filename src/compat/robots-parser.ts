@@ -9,11 +9,12 @@
  *
  * Where this answers differently from robots-parser, on purpose, is listed in the README's migration section.
  */
-import type { AgentRules } from '../api/agent-rules.js';
-import { QUERY_PATH } from '../engine/backend.js';
-import { formatAgent, RobotsParserGrouping, upperCaseEscapes, type CompatAgent, type CompatGroups } from './robots-parser-groups.js';
-import { compileCompatRules } from './robots-parser-compile.js';
+import { currentRecordReader } from '../engine/active-backend.js';
 import { readRecords } from '../parse/records.js';
+import { RobotsParserGrouping } from './robots-parser-groups.js';
+import { formatAgent, isWellFormed, type CompatAgent, type CompatReading } from './robots-parser-reading.js';
+import { SpanReading } from './robots-parser-spans.js';
+import { TieredRules } from './robots-parser-tiers.js';
 
 /** What robotsParser() returns: robots-parser 3.x's interface, plus isExplicitlyDisallowed from its repository. */
 export interface Robot {
@@ -51,6 +52,26 @@ interface UrlParts {
 const SLASH = 0x2f;
 const AGENT_MEMO = 16;
 
+/** `%xx` with upper-case hex digits, as robots-parser compares paths. */
+function upperCaseEscapes(text: string): string {
+  return text.replace(/%[0-9a-fA-F]{2}/g, (escape) => escape.toUpperCase());
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * `text` read robots-parser's way: the fast way (./robots-parser-spans.ts) when the bytes carry all of it,
+ * which a text with no lone surrogate (UTF-8 has none) and no NUL (where Google's reading ends a line)
+ * ensures; else the reference way, which reads such lines from the text itself.
+ */
+function readCompat(text: string): CompatReading {
+  const body = encoder.encode(text);
+  if (!text.includes('\0') && isWellFormed(text)) return SpanReading.read(body, currentRecordReader());
+  const grouping = new RobotsParserGrouping(body, text);
+  readRecords(body, grouping, 'exact');
+  return grouping;
+}
+
 const UNPARSED: UrlParts = { protocol: undefined, hostname: undefined, port: undefined, path: '' };
 
 /**
@@ -87,25 +108,25 @@ class CompatRobots implements Robot {
   private readonly origin: UrlParts;
   /** `protocol//host[:port]` as the URL parser writes this origin: a URL that starts with it and then `/` may skip the parser. */
   private readonly originPrefix: string | undefined;
-  /** The agents callers named, resolved (a crawler names one or two): reset past AGENT_MEMO entries. */
-  private readonly agentMemo = new Map<string | undefined, CompatAgent | undefined>();
-  private readonly groups: CompatGroups;
-  /** Compiled when first asked, by agent name; `null` for an agent whose list has no rule. */
-  private readonly compiled = new Map<CompatAgent, AgentRules | null>();
+  /**
+   * The rules of the agents callers named (a crawler names one or two), null for an agent with none: one
+   * lookup per check. Reset past AGENT_MEMO entries.
+   */
+  private readonly rulesMemo = new Map<string | undefined, TieredRules | null>();
+  private readonly reading: CompatReading;
+  /** Each agent's rules, made when the agent is first asked. */
+  private readonly tiers = new Map<CompatAgent, TieredRules>();
 
   constructor(url: unknown, contents: unknown) {
     this.origin = urlParts(url);
     const { protocol, hostname, port } = this.origin;
     this.originPrefix = protocol === undefined ? undefined : `${protocol}//${hostname}${port === '' ? '' : `:${port}`}`;
     const text = typeof contents === 'string' ? contents : contents ? String(contents) : '';
-    const body = new TextEncoder().encode(text);
-    const grouping = new RobotsParserGrouping(body, text);
-    readRecords(body, grouping, 'exact');
-    this.groups = grouping.groups();
+    this.reading = readCompat(text);
   }
 
   isAllowed(url: string, ua?: string): boolean | undefined {
-    const line = this.signedLine(url, this.agentFor(ua));
+    const line = this.signedLine(url, this.rulesFor(ua));
     return line === undefined ? undefined : line >= 0;
   }
 
@@ -114,12 +135,13 @@ class CompatRobots implements Robot {
   }
 
   isExplicitlyDisallowed(url: string, ua: string): boolean | undefined {
-    const line = this.signedLine(url, this.groups.agents.get(formatAgent(ua ?? '*')));
+    const agent = this.reading.agent(formatAgent(ua ?? '*'));
+    const line = this.signedLine(url, agent === undefined ? null : this.tiersOf(agent));
     return line === undefined ? undefined : line < 0;
   }
 
   getMatchingLineNumber(url: string, ua?: string): number {
-    const line = this.signedLine(url, this.agentFor(ua));
+    const line = this.signedLine(url, this.rulesFor(ua));
     return line === undefined || line === 0 ? -1 : Math.abs(line);
   }
 
@@ -128,22 +150,36 @@ class CompatRobots implements Robot {
   }
 
   getSitemaps(): string[] {
-    return [...this.groups.sitemaps];
+    return this.reading.sitemaps();
   }
 
   getPreferredHost(): string | null {
-    return this.groups.host;
+    return this.reading.host();
   }
 
   /** The agent's own list, else `*`'s, else none. */
   private agentFor(ua: string | undefined): CompatAgent | undefined {
-    const memo = this.agentMemo;
-    if (memo.has(ua)) return memo.get(ua);
-    const agents = this.groups.agents;
-    const agent = agents.get(formatAgent(ua || '*')) ?? agents.get('*');
+    const reading = this.reading;
+    return reading.agent(formatAgent(ua || '*')) ?? reading.agent('*');
+  }
+
+  /** agentFor(ua)'s rules, or null. */
+  private rulesFor(ua: string | undefined): TieredRules | null {
+    const memo = this.rulesMemo;
+    let rules = memo.get(ua);
+    if (rules !== undefined) return rules;
+    const agent = this.agentFor(ua);
+    rules = agent === undefined ? null : this.tiersOf(agent);
     if (memo.size >= AGENT_MEMO) memo.clear();
-    memo.set(ua, agent);
-    return agent;
+    memo.set(ua, rules);
+    return rules;
+  }
+
+  /** An agent's rules, made when it is first asked (agents of several names share them). */
+  private tiersOf(agent: CompatAgent): TieredRules {
+    let rules = this.tiers.get(agent);
+    if (rules === undefined) this.tiers.set(agent, (rules = new TieredRules(agent.rules())));
+    return rules;
   }
 
   /**
@@ -176,7 +212,7 @@ class CompatRobots implements Robot {
    * The line of the rule that decides `url` (0 when none does), negated for a disallow; undefined for a URL
    * of another origin. A number, so that a check allocates no verdict object.
    */
-  private signedLine(url: string, agent: CompatAgent | undefined): number | undefined {
+  private signedLine(url: string, rules: TieredRules | null): number | undefined {
     const plainness = this.plainness(url);
     let path: string | undefined;
     if (plainness === PARSED) {
@@ -190,15 +226,8 @@ class CompatRobots implements Robot {
     } else if (plainness === PLAIN_WITH_ESCAPES) {
       path = upperCaseEscapes(url.slice((this.originPrefix as string).length));
     }
-    const rules = agent === undefined ? null : this.rulesOf(agent);
     // A plain URL is decided as written: the matcher finds the same path and query in it as the parser.
-    return rules === null ? 0 : path === undefined ? rules.signedLineOf(url) : rules.signedLineOf(path, QUERY_PATH);
-  }
-
-  private rulesOf(agent: CompatAgent): AgentRules | null {
-    let rules = this.compiled.get(agent);
-    if (rules === undefined) this.compiled.set(agent, (rules = agent.rules.length === 0 ? null : compileCompatRules(agent.rules)));
-    return rules;
+    return rules === null || rules.empty ? 0 : rules.signedLine(url, this.originPrefix?.length ?? 0, path);
   }
 }
 
