@@ -15,29 +15,104 @@ export interface RuleLine {
 /** Patterns up to this long are copied byte by byte: a loop costs less than the view a native copy needs. */
 const SHORT_COPY = 32;
 
+/** Rules a RuleRecords has room for before it first grows. */
+const INITIAL_CAPACITY = 16;
+
+/** A rule's span of records: rules firstRule to endRule - 1 (a group's rules). */
+export interface RuleRange {
+  readonly firstRule: number;
+  readonly endRule: number;
+}
+
+/** Copies from[start, end) into `to` at `at`; returns where the copy ends. */
+function copyPattern(from: Uint8Array, start: number, end: number, to: Uint8Array, at: number): number {
+  if (end - start <= SHORT_COPY) {
+    for (let k = start; k < end; k++) to[at++] = from[k] as number;
+    return at;
+  }
+  to.set(from.subarray(start, end), at);
+  return at + end - start;
+}
+
 export class RuleRecords {
   /** The buffer the patterns are spans of: the body, or a packed copy of the patterns (see place()). */
   private buffer: Uint8Array;
-  private readonly starts: number[] = [];
-  private readonly ends: number[] = [];
+  // Typed arrays, grown by doubling: the records of a ruleset's rules are kept with it (explain()), and
+  // their bytes are counted exactly (bytesHeld).
+  private starts: Uint32Array;
+  private ends: Uint32Array;
   /** Per rule: its 1-based line, doubled, plus 1 for an allow. */
-  private readonly linesAndKinds: number[] = [];
+  private linesAndKinds: Uint32Array;
   private patternBytes = 0;
-
-  constructor(body: Uint8Array) {
-    this.buffer = body;
-  }
-
   /** Rules so far. */
-  get count(): number {
-    return this.starts.length;
+  count = 0;
+
+  constructor(body: Uint8Array, capacity = INITIAL_CAPACITY) {
+    this.buffer = body;
+    this.starts = new Uint32Array(capacity);
+    this.ends = new Uint32Array(capacity);
+    this.linesAndKinds = new Uint32Array(capacity);
   }
 
   add(line: number, allow: boolean, start: number, end: number): void {
-    this.starts.push(start);
-    this.ends.push(end);
-    this.linesAndKinds.push(line * 2 + (allow ? 1 : 0));
+    const at = this.count;
+    if (at === this.starts.length) this.grow();
+    this.starts[at] = start;
+    this.ends[at] = end;
+    // Lines stay below 2^31: a body of at most maxBytes has fewer lines than bytes, and 16 bits of
+    // headroom are left even for an unlimited one of 2 GB.
+    this.linesAndKinds[at] = line * 2 + (allow ? 1 : 0);
     this.patternBytes += end - start;
+    this.count = at + 1;
+  }
+
+  private grow(): void {
+    const capacity = Math.max(INITIAL_CAPACITY, this.starts.length * 2);
+    const larger = (old: Uint32Array): Uint32Array => {
+      const array = new Uint32Array(capacity);
+      array.set(old);
+      return array;
+    };
+    this.starts = larger(this.starts);
+    this.ends = larger(this.ends);
+    this.linesAndKinds = larger(this.linesAndKinds);
+  }
+
+  /**
+   * The records of `ranges` (in their order) alone, their patterns packed into an exact-size buffer of
+   * their own and their arrays exact-size: what a ruleset keeps, which pins neither the body nor the rules
+   * of other groups. Returns the copy and where each range's rules are in it.
+   */
+  select(ranges: readonly RuleRange[]): { readonly records: RuleRecords; readonly ranges: RuleRange[] } {
+    let count = 0;
+    let bytes = 0;
+    for (const { firstRule, endRule } of ranges) {
+      count += endRule - firstRule;
+      for (let rule = firstRule; rule < endRule; rule++) bytes += (this.ends[rule] as number) - (this.starts[rule] as number);
+    }
+    const packed = new Uint8Array(bytes);
+    const records = new RuleRecords(packed, count);
+    const placed: RuleRange[] = [];
+    let at = 0;
+    for (const { firstRule, endRule } of ranges) {
+      placed.push({ firstRule: records.count, endRule: records.count + endRule - firstRule });
+      for (let rule = firstRule; rule < endRule; rule++) {
+        const start = this.starts[rule] as number;
+        const end = this.ends[rule] as number;
+        const i = records.count++;
+        records.starts[i] = at;
+        at = copyPattern(this.buffer, start, end, packed, at);
+        records.ends[i] = at;
+        records.linesAndKinds[i] = this.linesAndKinds[rule] as number;
+      }
+    }
+    records.patternBytes = bytes;
+    return { records, ranges: placed };
+  }
+
+  /** Bytes these records keep alive: their arrays and the buffer the patterns are spans of. */
+  get bytesHeld(): number {
+    return this.buffer.byteLength + this.starts.byteLength + this.ends.byteLength + this.linesAndKinds.byteLength;
   }
 
   /**
@@ -50,15 +125,11 @@ export class RuleRecords {
     const packed = new Uint8Array(this.patternBytes);
     const { starts, ends } = this;
     let at = 0;
-    for (let i = 0; i < starts.length; i++) {
+    for (let i = 0; i < this.count; i++) {
       const start = starts[i] as number;
       const end = ends[i] as number;
       starts[i] = at;
-      if (end - start <= SHORT_COPY) for (let k = start; k < end; k++) packed[at++] = body[k] as number;
-      else {
-        packed.set(body.subarray(start, end), at);
-        at += end - start;
-      }
+      at = copyPattern(body, start, end, packed, at);
       ends[i] = at;
     }
     this.buffer = packed;
