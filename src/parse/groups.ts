@@ -14,6 +14,7 @@ import { parseHost } from './host.js';
 import type { Diagnostic, DiagnosticCode, GroupRecord, ParsedRobots } from './model.js';
 import { readRecords, type RecordHandler, type RecordReader } from './records.js';
 import { RuleRecords } from './rule-records.js';
+import { completeLines } from './body.js';
 
 /** Diagnostics kept per file. */
 const MAX_DIAGNOSTICS = 1000;
@@ -150,9 +151,7 @@ export function parseRobotsBody(
   endsMidLine: boolean,
   read: RecordReader = readRecords,
 ): ParsedRobots {
-  // A Node Buffer's subarray() is several times slower than a plain Uint8Array's.
-  const bytes = Object.getPrototypeOf(body) === Uint8Array.prototype ? body : new Uint8Array(body.buffer, body.byteOffset, body.length);
-  const complete = endsMidLine ? bytes.subarray(0, lastLineEnd(bytes) + 1) : bytes;
+  const complete = completeLines(body, endsMidLine);
   const builder = new GroupBuilder(complete);
   read(complete, builder);
   builder.rules.place();
@@ -177,9 +176,4 @@ export function parseRobotsBody(
     bytesIgnored,
     truncated,
   };
-}
-
-/** Position of the last CR or LF in `body`, or -1. */
-function lastLineEnd(body: Uint8Array): number {
-  return Math.max(body.lastIndexOf(0x0a), body.lastIndexOf(0x0d));
 }

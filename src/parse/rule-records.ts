@@ -79,11 +79,11 @@ export class RuleRecords {
   }
 
   /**
-   * The records of `ranges` (in their order) alone, their patterns packed into an exact-size buffer of
-   * their own and their arrays exact-size: what a ruleset keeps, which pins neither the body nor the rules
-   * of other groups. Returns the copy and where each range's rules are in it.
+   * The records of `ranges` alone, in their order (then one after another: rules 0 to count - 1), their
+   * patterns packed into an exact-size buffer of their own and their arrays exact-size: what a ruleset
+   * keeps, which pins neither the body nor the rules of other groups.
    */
-  select(ranges: readonly RuleRange[]): { readonly records: RuleRecords; readonly ranges: RuleRange[] } {
+  select(ranges: readonly RuleRange[]): RuleRecords {
     let count = 0;
     let bytes = 0;
     for (const { firstRule, endRule } of ranges) {
@@ -92,22 +92,23 @@ export class RuleRecords {
     }
     const packed = new Uint8Array(bytes);
     const records = new RuleRecords(packed, count);
-    const placed: RuleRange[] = [];
     let at = 0;
     for (const { firstRule, endRule } of ranges) {
-      placed.push({ firstRule: records.count, endRule: records.count + endRule - firstRule });
       for (let rule = firstRule; rule < endRule; rule++) {
-        const start = this.starts[rule] as number;
-        const end = this.ends[rule] as number;
         const i = records.count++;
         records.starts[i] = at;
-        at = copyPattern(this.buffer, start, end, packed, at);
+        at = copyPattern(this.buffer, this.starts[rule] as number, this.ends[rule] as number, packed, at);
         records.ends[i] = at;
         records.linesAndKinds[i] = this.linesAndKinds[rule] as number;
       }
     }
     records.patternBytes = bytes;
-    return { records, ranges: placed };
+    return records;
+  }
+
+  /** Every rule, as one range (what compiling the records select() made reads). */
+  all(): RuleRange[] {
+    return [{ firstRule: 0, endRule: this.count }];
   }
 
   /** Bytes these records keep alive: their arrays and the buffer the patterns are spans of. */
