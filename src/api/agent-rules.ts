@@ -97,7 +97,10 @@ export class AgentRules {
   /** Checks the scan tier still answers before the indexes are written; -1 once indexed. */
   private scanChecksLeft: number;
 
-  /** @internal Use RobotsTxt.forAgent(). */
+  /**
+   * @internal Use RobotsTxt.forAgent(). `records` holds the rules of the selection's groups alone, in
+   * order (RuleRecords.select()): they are kept for explain().
+   */
   constructor(selection: Selection, records: RuleRecords, profile: Profile, backend: MatcherBackend, options: AgentRulesOptions = {}) {
     this.matched = selection.matched;
     this.crawlDelay = selection.groups.find((group) => group.crawlDelay !== undefined)?.crawlDelay;
@@ -105,8 +108,8 @@ export class AgentRules {
     this.visitTime = selection.groups.find((group) => group.visitTime !== undefined)?.visitTime;
     this.profile = profile;
     this.backend = backend;
-    this.records = records.select(selection.groups);
-    const compiled = compileRules(this.records, this.records.all(), profile);
+    this.records = records;
+    const compiled = compileRules(records, records.all(), profile);
     const bytecode = writeBytecode(compiled, {
       normalizeUrl: profile.normalizeUrl,
       robotsTxtAllowed: profile.robotsTxtAlwaysAllowed,

@@ -159,7 +159,7 @@ export class RobotsTxt {
       records = selected.rules;
     } else {
       selection = selectGroups(this.parse.groups, this.compileKey(key) === ANY_OTHER_AGENT ? undefined : key);
-      records = this.parse.rules;
+      records = this.parse.rules.select(selection.groups);
     }
     const rules = new AgentRules(selection, records, this.profileRules, currentBackend(), options);
     this.compiled.set(selection.matched === 'agent' && key !== undefined ? key : ANY_OTHER_AGENT, rules);

@@ -30,12 +30,17 @@ class AgentSelector implements RecordHandler {
   private current: OpenGroup | undefined;
   private readonly boundary = new GroupBoundary();
 
-  /** `key`: the agent's key (lower case), or undefined when it can name no group. */
+  /**
+   * `key`: the agent's key (lower case), or undefined when it can name no group. `rules` is where the
+   * candidates' rules are gathered (reused: what is kept is copied out of it).
+   */
   constructor(
     private readonly body: Uint8Array,
     private readonly key: string | undefined,
+    rules: RuleRecords,
   ) {
-    this.rules = new RuleRecords(body);
+    rules.reset(body);
+    this.rules = rules;
   }
 
   userAgent(_line: number, start: number, end: number): void {
@@ -99,21 +104,28 @@ function extensionsOf(body: Uint8Array, group: OpenGroup): SelectedGroup {
   return selected;
 }
 
-/** What selectAgent() found: the selection, its groups' rules ranges of `rules`. */
+/** What selectAgent() found: the selection, and its groups' rules alone, in order (RuleRecords.select()). */
 export interface AgentSelection extends Selection {
   readonly rules: RuleRecords;
 }
+
+const NO_BODY = new Uint8Array(0);
+/** The candidates' rules of every selection are read into the same records, and what applies copied out. */
+const gathered = new RuleRecords(NO_BODY);
 
 /**
  * The groups of `body` that apply to the agent of `key` (select.ts's rules), read by `read` without
  * building the groups. `matched` is 'agent' exactly when a group names the agent.
  */
 export function selectAgent(body: Uint8Array, key: string | undefined, read: RecordReader): AgentSelection {
-  const selector = new AgentSelector(body, key);
+  const selector = new AgentSelector(body, key, gathered);
   read(body, selector);
   selector.close();
-  const { named, global, rules } = selector;
+  const { named, global } = selector;
   const chosen = named.length > 0 ? named : global;
   const matched = named.length > 0 ? 'agent' : global.length > 0 ? 'global' : 'none';
+  const rules = gathered.select(chosen);
+  // The records read spans of the body: let it go.
+  gathered.reset(NO_BODY);
   return { matched, groups: chosen.map((group) => extensionsOf(body, group)), rules };
 }
