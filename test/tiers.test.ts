@@ -71,7 +71,7 @@ describe('the scan tier and the switch to the indexed tier', () => {
 
   it('accounts memory exactly across the switch, and gives it all back on dispose()', () => {
     const before = matcherInfo().wasmBytesInUse;
-    const rules = parseRobotsTxt(fileOf(40)).forAgent('ExampleBot');
+    const rules = parseRobotsTxt(fileOf(SCAN_MAX_RULES)).forAgent('ExampleBot');
     const scanBytes = rules.byteLength;
     const heldBeside = rules.bytesHeld - scanBytes;
     expect(heldBeside).toBeGreaterThan(0);
