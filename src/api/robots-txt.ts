@@ -144,25 +144,28 @@ export class RobotsTxt {
    */
   forAgent(agent: string, options: ForAgentOptions = {}): AgentRules {
     const key = this.profileRules.agentKey(agent);
-    // A file parsed in full knows its agents; else the agent's rules are read from the body alone, and
-    // whether a group named the agent is known once they are.
-    const known = this.parse === undefined ? this.compiledFor(key) : this.compiledFor(this.compileKey(key));
-    if (known !== undefined) return indexedIf(known, options);
-    let selection: Selection;
-    let records: RuleRecords;
-    if (this.parse === undefined) {
+    const named = this.compiledFor(key);
+    if (named !== undefined) return indexedIf(named, options);
+    // The first agent asked of a file is read from the body alone (whether a group names it is known once
+    // its rules are); any other from the full parse, which knows every name at once, so that asking again
+    // for an agent no group names finds the shared compile without reading the body again.
+    if (this.parse === undefined && this.compiled.size === 0) {
       const { bytes, endsMidLine, read } = this.body;
       const selected = selectAgent(completeLines(bytes, endsMidLine), key, read);
-      const shared = selected.matched === 'agent' ? undefined : this.compiledFor(ANY_OTHER_AGENT);
-      if (shared !== undefined) return indexedIf(shared, options);
-      selection = selected;
-      records = selected.rules;
-    } else {
-      selection = selectGroups(this.parse.groups, this.compileKey(key) === ANY_OTHER_AGENT ? undefined : key);
-      records = this.parse.rules.select(selection.groups);
+      return this.compile(selected.matched === 'agent' ? key : undefined, selected, selected.rules, options);
     }
+    const compileKey = this.compileKey(key);
+    const known = this.compiledFor(compileKey);
+    if (known !== undefined) return indexedIf(known, options);
+    const { groups, rules } = this.parsed();
+    const selection = selectGroups(groups, compileKey === ANY_OTHER_AGENT ? undefined : key);
+    return this.compile(compileKey === ANY_OTHER_AGENT ? undefined : key, selection, rules.select(selection.groups), options);
+  }
+
+  /** Compiles `selection` (its rules `records`) for the agent of `key`, or for every agent no group names. */
+  private compile(key: string | undefined, selection: Selection, records: RuleRecords, options: ForAgentOptions): AgentRules {
     const rules = new AgentRules(selection, records, this.profileRules, currentBackend(), options);
-    this.compiled.set(selection.matched === 'agent' && key !== undefined ? key : ANY_OTHER_AGENT, rules);
+    this.compiled.set(key ?? ANY_OTHER_AGENT, rules);
     return rules;
   }
 
