@@ -37,6 +37,7 @@ export const PATTERN_LIST_ENTRY_SIZE: usize = 4;
 export const RULESET_NORMALIZE_URL: u32 = 1;
 export const RULESET_ROBOTS_TXT_ALLOWED: u32 = 2;
 export const RULESET_PATH_ENDS_AT_NUL: u32 = 4;
+export const RULESET_SCAN: u32 = 8;
 
 // A rule's flags.
 export const RULE_ALLOW: u32 = 1;

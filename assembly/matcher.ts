@@ -88,7 +88,8 @@ function decideLocated(ruleset: usize, path: usize, pathLength: usize, prependSl
     return ROBOTS_TXT_IMPLICIT_ALLOW;
   }
 
-  // The longest plain prefix decides unless a pattern rule of higher priority (lower index) matches.
+  // The longest plain prefix decides unless a pattern rule of higher priority (lower index) matches. A scan
+  // block has no prefix index: its pattern list holds every rule, and the first that matches decides.
   const best = longestPrefixRule(ruleset, path, pathLength);
   const limit: u32 = best < 0 ? load<u32>(ruleset + HEADER_RULE_COUNT) : <u32>best;
   const patternRuleCount = load<u32>(ruleset + HEADER_PATTERN_RULE_COUNT);
@@ -206,8 +207,10 @@ function matchesPatternRule(ruleset: usize, index: u32, path: usize, pathLength:
   const ruleFlags = <u32>load<u16>(rule, RULE_FLAGS);
   const anchored = (ruleFlags & RULE_END_ANCHORED) != 0;
   if ((ruleFlags & RULE_HAS_WILDCARD) == 0) {
-    // An end-anchored plain pattern: the whole path.
-    return pathLength == patternLength && bytesEqual(path, pattern, patternLength);
+    // An end-anchored plain pattern is the whole path; an unanchored one (listed in a scan block, which
+    // has no prefix index) a prefix of it.
+    if (anchored ? pathLength != patternLength : pathLength < patternLength) return false;
+    return bytesEqual(path, pattern, patternLength);
   }
   return matchWildcard(path, pathLength, pattern, patternLength, anchored);
 }

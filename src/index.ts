@@ -8,7 +8,7 @@
  *
  * This module is platform-neutral; src/platform/ holds the entries that provide the WebAssembly matcher.
  */
-export { parseRobotsTxt, RobotsTxt, DEFAULT_MAX_BYTES, type ParseOptions } from './api/robots-txt.js';
+export { parseRobotsTxt, RobotsTxt, DEFAULT_MAX_BYTES, type ForAgentOptions, type ParseOptions } from './api/robots-txt.js';
 export { AgentRules, RulesDisposedError, type Explanation, type RuleInfo } from './api/agent-rules.js';
 export { init, matcherInfo, setMatcher, type MatcherInfo } from './engine/active-backend.js';
 export type { BackendKind } from './engine/backend.js';

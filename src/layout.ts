@@ -40,6 +40,7 @@ export const PATTERN_LIST_ENTRY_SIZE = 4;
 export const RULESET_NORMALIZE_URL = 1;
 export const RULESET_ROBOTS_TXT_ALLOWED = 2;
 export const RULESET_PATH_ENDS_AT_NUL = 4;
+export const RULESET_SCAN = 8;
 
 // A rule's flags.
 export const RULE_ALLOW = 1;

@@ -20,7 +20,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { writeBytecode } from '../src/compile/bytecode.js';
+import { indexBytecode, tierOf, writeBytecode, type BytecodeTier } from '../src/compile/bytecode.js';
 import type { AutomatonMode } from '../src/compile/piece-automaton.js';
 import { percentNormalize } from '../src/compile/normalize.js';
 import { decide, decidePath, decideRuleByRule, verdictOf } from '../src/engine/matcher.js';
@@ -260,6 +260,7 @@ interface Flags {
   readonly pathEndsAtNul: boolean;
   readonly automaton?: AutomatonMode;
   readonly deepPieceDepth?: number;
+  readonly tier?: BytecodeTier;
 }
 
 const automatonMode: fc.Arbitrary<AutomatonMode> = fc.constantFrom('always', 'always', 'never', 'auto');
@@ -559,6 +560,66 @@ describe('both matchers agree with a regular-expression oracle', () => {
     expect(oraclePathEntry('/a\u0000b', true)).toBe('/a');
     expect(oraclePathEntry('\u0000a', true)).toBe('/');
     expect(oraclePathEntry('/a\u0000b', false)).toBe('/a\u0000b');
+  });
+});
+
+describe('the scan tier decides as the indexed tier, both matchers and the oracle', () => {
+  const backend = createWasmBackend(wasmModule);
+
+  // src/compile/bytecode.ts, "The scan tier": no index, every rule in the pattern list, plain prefixes too.
+  it('picks the same deciding rule from a scan block as from the indexed block, and indexes it into that very block', () => {
+    fc.assert(
+      fc.property(scenario, ({ rules, form, flags, urls }) => {
+        const indexed = compile(rules, form, flags);
+        const { normalizeUrl, robotsTxtAllowed, pathEndsAtNul } = flags;
+        const scan = compile(rules, form, { normalizeUrl, robotsTxtAllowed, pathEndsAtNul, tier: 'scan' });
+        // Indexing a scan block writes what compiling the rules indexed writes (the automaton when 'auto'
+        // wants it); rules the rule-by-rule matcher would not decide in bounded time get no scan block.
+        const auto = compile(rules, form, { normalizeUrl, robotsTxtAllowed, pathEndsAtNul });
+        expect(tierOf(scan) === 'scan' ? indexBytecode(scan) : scan).toEqual(auto);
+        const loadedScan = backend.load(scan);
+        const loadedIndexed = backend.load(indexed);
+        try {
+          for (const url of urls) {
+            const what = JSON.stringify(url);
+            const expected = decide(indexed, encoder.encode(url));
+            expect(loadedScan.query(url, QUERY_URL), `scan ${what}`).toBe(expected);
+            expect(loadedIndexed.query(url, QUERY_URL), `indexed ${what}`).toBe(expected);
+            expect(decideRuleByRule(scan, encoder.encode(url)), `rule by rule ${what}`).toBe(expected);
+            expect(loadedScan.query(url, QUERY_PATH), `scan path ${what}`).toBe(decidePath(indexed, encoder.encode(url)));
+          }
+          const out = new Uint8Array(urls.length);
+          loadedScan.decideMany(urls, out);
+          expect(Array.from(out)).toEqual(urls.map((url) => referenceVerdict(indexed, url)));
+        } finally {
+          loadedScan.free();
+          loadedIndexed.free();
+        }
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  // spec: 003_14cd348ff9b99c23.txt, "URL matching based on path values": the first rule in table order
+  // whose pattern matches decides, which is all a scan block says.
+  it('decides a scan block by the first rule in table order whose pattern matches the path (the oracle)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ allow: fc.boolean(), pattern: plainPattern }), { maxLength: 8 }),
+        fc.array(plainPath, { minLength: 1, maxLength: 8 }),
+        (rules, paths) => {
+          const scan = compile(rules, 'rfc9309', { normalizeUrl: true, robotsTxtAllowed: false, pathEndsAtNul: false, tier: 'scan' });
+          const loaded = backend.load(scan);
+          const patterns = rules.map((rule) => latin1(encoder.encode(rule.pattern)));
+          for (const path of paths) {
+            const expected = oracleFirstMatch(patterns, latin1(encoder.encode(oraclePathEntry(path, false))));
+            expect(loaded.query(path, QUERY_URL), `${JSON.stringify(patterns)} on ${JSON.stringify(path)}`).toBe(expected);
+          }
+          loaded.free();
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 });
 

@@ -3,11 +3,13 @@ import { disposeKey } from './disposable.js';
 import { AgentRules } from './agent-rules.js';
 import { RuleTable } from '../compile/rule-table.js';
 import { compileRules } from '../compile/rules.js';
-import { limitBody } from '../parse/body.js';
+import { completeLines, limitBody } from '../parse/body.js';
+import { selectAgent } from '../parse/agent-selector.js';
 import { currentBackend, currentRecordReader } from '../engine/active-backend.js';
 import { cleanUrl, type CleanParam } from '../parse/clean-param.js';
 import { parseRobotsBody } from '../parse/groups.js';
-import type { Diagnostic, Group, GroupRecord, ParsedRobots } from '../parse/model.js';
+import type { Diagnostic, Group, ParsedRobots } from '../parse/model.js';
+import type { RecordReader } from '../parse/records.js';
 import type { RuleRecords } from '../parse/rule-records.js';
 import { selectGroups, type Selection } from '../parse/select.js';
 import { profileNamed, type Profile, type ProfileName, type PublicProfile } from '../profile.js';
@@ -26,17 +28,35 @@ export const DEFAULT_MAX_BYTES = 512_000;
 /** The compile every agent that no group names shares: the `*` groups' rules, or none. */
 const ANY_OTHER_AGENT = '\u0000';
 
+/** Options of forAgent(). */
+export interface ForAgentOptions {
+  /**
+   * Compile to the indexed tier at once, for rules you will ask many times (a crawler's own site, a
+   * server's policy). By default the first checks are answered by a direct scan of the rules, and the
+   * indexes are built once the rules have been asked enough times to pay for them (see `AgentRules.tier`).
+   */
+  readonly indexed?: boolean;
+}
+
+/** The body as parseRobotsTxt() read it, kept so that each part of the parse is made when first asked for. */
+interface Body {
+  /** The bytes within maxBytes (a last line the limit cut is dropped when read: completeLines()). */
+  readonly bytes: Uint8Array;
+  readonly bytesIgnored: number | undefined;
+  readonly maxBytes: number;
+  readonly endsMidLine: boolean;
+  readonly read: RecordReader;
+}
+
+/** `rules`, indexed first when the options ask for it. */
+function indexedIf(rules: AgentRules, options: ForAgentOptions): AgentRules {
+  if (options.indexed === true) rules.index();
+  return rules;
+}
+
 export class RobotsTxt {
   /** The profile the file was parsed with. */
   readonly profile: ProfileName;
-  /** Every valid `Sitemap:` URL, in file order, without duplicates. */
-  readonly sitemaps: readonly string[];
-  /** Yandex `Host:` (the first valid one), if any. */
-  readonly host: string | undefined;
-  /** Yandex `Clean-param:` directives, in file order. */
-  readonly cleanParams: readonly CleanParam[];
-  /** What a site owner may want to know: cut lines, unknown keys, invalid values, truncation. */
-  readonly diagnostics: readonly Diagnostic[];
   /** Bytes of the body that were parsed (at most maxBytes). */
   readonly bytesParsed: number;
   /**
@@ -48,36 +68,62 @@ export class RobotsTxt {
   /** Whether the body was longer than maxBytes, its end ignored. */
   readonly truncated: boolean;
   private readonly profileRules: Profile;
-  /** The groups as the parser keeps them, their rules packed in `ruleRecords`. */
-  private readonly groupRecords: readonly GroupRecord[];
-  private readonly ruleRecords: RuleRecords;
+  /**
+   * The body, parsed in full only when something needs every group or a file-wide value (`groups`,
+   * `sitemaps`, …): forAgent() reads only the asked agent's rules from it.
+   */
+  private readonly body: Body;
+  private parse: ParsedRobots | undefined;
   /** The groups with their rules as objects, made when first asked for: compiling reads the packed records. */
   private groupObjects: readonly Group[] | undefined;
   /** By the agent's key, or ANY_OTHER_AGENT: at most one per name the file has, plus one. */
   private readonly compiled = new Map<string, AgentRules>();
-  /** The agent names the groups have (lower case), built on first use. */
+  /** The agent names the groups have (lower case), built on first use of the full parse. */
   private namedAgents: ReadonlySet<string> | undefined;
 
   /** @internal Use parseRobotsTxt(). */
-  constructor(parsed: ParsedRobots, profile: PublicProfile) {
+  constructor(body: Body, bytesParsed: number, profile: PublicProfile) {
     this.profileRules = profile;
     this.profile = profile.name;
-    this.sitemaps = parsed.sitemaps;
-    this.host = parsed.host;
-    this.cleanParams = parsed.cleanParams;
-    this.diagnostics = parsed.diagnostics;
-    this.groupRecords = parsed.groups;
-    this.ruleRecords = parsed.rules;
-    this.bytesParsed = parsed.bytesParsed;
-    this.bytesIgnored = parsed.bytesIgnored;
-    this.truncated = parsed.truncated;
+    this.body = body;
+    this.bytesParsed = bytesParsed;
+    this.bytesIgnored = body.bytesIgnored;
+    this.truncated = body.bytesIgnored !== 0;
+  }
+
+  /** The whole parse, made on first use. */
+  private parsed(): ParsedRobots {
+    const { bytes, bytesIgnored, maxBytes, endsMidLine, read } = this.body;
+    this.parse ??= parseRobotsBody(bytes, bytesIgnored, maxBytes, endsMidLine, read);
+    return this.parse;
+  }
+
+  /** Every valid `Sitemap:` URL, in file order, without duplicates. */
+  get sitemaps(): readonly string[] {
+    return this.parsed().sitemaps;
+  }
+
+  /** Yandex `Host:` (the first valid one), if any. */
+  get host(): string | undefined {
+    return this.parsed().host;
+  }
+
+  /** Yandex `Clean-param:` directives, in file order. */
+  get cleanParams(): readonly CleanParam[] {
+    return this.parsed().cleanParams;
+  }
+
+  /** What a site owner may want to know: cut lines, unknown keys, invalid values, truncation. */
+  get diagnostics(): readonly Diagnostic[] {
+    return this.parsed().diagnostics;
   }
 
   /** The user-agent groups as parsed. */
   get groups(): readonly Group[] {
-    this.groupObjects ??= this.groupRecords.map(({ agents, firstRule, endRule, ...extensions }) => ({
+    const { groups, rules } = this.parsed();
+    this.groupObjects ??= groups.map(({ agents, firstRule, endRule, ...extensions }) => ({
       agents,
-      rules: this.ruleRecords.ruleLines(firstRule, endRule),
+      rules: rules.ruleLines(firstRule, endRule),
       ...extensions,
     }));
     return this.groupObjects;
@@ -87,7 +133,8 @@ export class RobotsTxt {
    * The rules for one agent, compiled once: keep the result and ask it many times. Asking again for the
    * same agent returns the same object (until it is disposed), and so does asking for any agent that no
    * group names (they all get the `*` groups' rules): a server that compiles for whatever name a request
-   * gives compiles at most once per name the file has, plus once.
+   * gives compiles at most once per name the file has, plus once. With `{ indexed: true }`, the rules are
+   * indexed at once (see ForAgentOptions).
    *
    * @example
    * const robots = parseRobotsTxt('User-agent: *\nDisallow: /private/\n');
@@ -95,32 +142,54 @@ export class RobotsTxt {
    * rules.isAllowed('https://example.com/private/x'); // false
    * robots.forAgent('ExampleBot') === rules; // true
    */
-  forAgent(agent: string): AgentRules {
-    const key = this.compileKey(agent);
-    const cached = this.compiled.get(key);
-    if (cached !== undefined && !cached.disposed) return cached;
-    const rules = new AgentRules(this.selectionFor(key), this.ruleRecords, this.profileRules, currentBackend());
-    this.compiled.set(key, rules);
+  forAgent(agent: string, options: ForAgentOptions = {}): AgentRules {
+    const key = this.profileRules.agentKey(agent);
+    const named = this.compiledFor(key);
+    if (named !== undefined) return indexedIf(named, options);
+    // The first agent asked of a file is read from the body alone (whether a group names it is known once
+    // its rules are); any other from the full parse, which knows every name at once, so that asking again
+    // for an agent no group names finds the shared compile without reading the body again.
+    if (this.parse === undefined && this.compiled.size === 0) {
+      const { bytes, endsMidLine, read } = this.body;
+      const selected = selectAgent(completeLines(bytes, endsMidLine), key, read);
+      return this.compile(selected.matched === 'agent' ? key : undefined, selected, selected.rules, options);
+    }
+    const compileKey = this.compileKey(key);
+    const known = this.compiledFor(compileKey);
+    if (known !== undefined) return indexedIf(known, options);
+    const { groups, rules } = this.parsed();
+    const selection = selectGroups(groups, compileKey === ANY_OTHER_AGENT ? undefined : key);
+    return this.compile(compileKey === ANY_OTHER_AGENT ? undefined : key, selection, rules.select(selection.groups), options);
+  }
+
+  /** Compiles `selection` (its rules `records`) for the agent of `key`, or for every agent no group names. */
+  private compile(key: string | undefined, selection: Selection, records: RuleRecords, options: ForAgentOptions): AgentRules {
+    const rules = new AgentRules(selection, records, this.profileRules, currentBackend(), options);
+    this.compiled.set(key ?? ANY_OTHER_AGENT, rules);
     return rules;
+  }
+
+  /** The rules compiled for `key`, unless there are none or they were disposed. */
+  private compiledFor(key: string | undefined): AgentRules | undefined {
+    const rules = key === undefined ? undefined : this.compiled.get(key);
+    return rules === undefined || rules.disposed ? undefined : rules;
   }
 
   /** @internal What forAgent(agent)'s rules show in explain(), built without compiling them (RobotsCache). */
   ruleTableFor(agent: string): RuleTable {
-    const compiled = compileRules(this.ruleRecords, this.selectionFor(this.compileKey(agent)).groups, this.profileRules);
-    return new RuleTable(this.ruleRecords, compiled);
+    const { groups, rules } = this.parsed();
+    const key = this.compileKey(this.profileRules.agentKey(agent));
+    const selection = selectGroups(groups, key === ANY_OTHER_AGENT ? undefined : key);
+    const own = rules.select(selection.groups);
+    return new RuleTable(own, compileRules(own, own.all(), this.profileRules));
   }
 
-  /** The agent's key when a group names it, else ANY_OTHER_AGENT (throws for a name the profile refuses). */
-  private compileKey(agent: string): string {
-    const key = this.profileRules.agentKey(agent);
+  /** The agent's key when a group names it, else ANY_OTHER_AGENT (from the full parse). */
+  private compileKey(key: string | undefined): string {
     this.namedAgents ??= new Set(
-      this.groupRecords.flatMap((group) => group.agents.filter((line) => !line.global).map((line) => line.token)),
+      this.parsed().groups.flatMap((group) => group.agents.filter((line) => !line.global).map((line) => line.token)),
     );
     return key !== undefined && this.namedAgents.has(key) ? key : ANY_OTHER_AGENT;
-  }
-
-  private selectionFor(key: string): Selection {
-    return selectGroups(this.groupRecords, key === ANY_OTHER_AGENT ? undefined : key);
   }
 
   /**
@@ -163,7 +232,9 @@ function checkMaxBytes(maxBytes: number): number {
 }
 
 /**
- * Parses a robots.txt body (text or raw bytes; bytes need not be valid UTF-8).
+ * Parses a robots.txt body (text or raw bytes; bytes need not be valid UTF-8). Only what is asked for is
+ * read: forAgent() reads the asked agent's rules, and the groups and file-wide values (`sitemaps`, …) are
+ * parsed when first used.
  *
  * @example
  * const robots = parseRobotsTxt('User-agent: *\nDisallow: /private/\nSitemap: https://example.com/sitemap.xml');
@@ -173,18 +244,26 @@ function checkMaxBytes(maxBytes: number): number {
 export function parseRobotsTxt(body: string | Uint8Array, options: ParseOptions = {}): RobotsTxt {
   const profile = profileNamed(options.profile);
   const maxBytes = checkMaxBytes(options.maxBytes ?? DEFAULT_MAX_BYTES);
-  const { bytes, totalBytes, endsMidLine } = limitBody(body, maxBytes);
-  const parsed = parseRobotsBody(bytes, totalBytes - bytes.length, maxBytes, endsMidLine, currentRecordReader());
-  return new RobotsTxt(parsed, profile);
+  const { bytes, totalBytes, endsMidLine, owned } = limitBody(body, maxBytes);
+  // Kept for the parts parsed later: a copy of exactly what is read, which the caller can neither change
+  // nor pin more of.
+  const kept = owned ? bytes : bytes.slice();
+  const read = currentRecordReader();
+  return new RobotsTxt({ bytes: kept, bytesIgnored: totalBytes - bytes.length, maxBytes, endsMidLine, read }, bytes.length, profile);
 }
 
 /**
  * @internal A body read from the network up to one byte past maxBytes (so that a line cut by the limit
- * is recognised); `bytesIgnored` is what the response said lay beyond, when it said so.
+ * is recognised); `bytesIgnored` is what the response said lay beyond, when it said so. The body is the
+ * fetch's own: kept as it is.
  */
 export function parseFetchedRobotsTxt(body: Uint8Array, options: Required<ParseOptions>, bytesIgnored: number | undefined): RobotsTxt {
   const { bytes, totalBytes, endsMidLine } = limitBody(body, options.maxBytes);
   const ignored = totalBytes > bytes.length ? bytesIgnored : 0;
-  const parsed = parseRobotsBody(bytes, ignored, options.maxBytes, endsMidLine, currentRecordReader());
-  return new RobotsTxt(parsed, profileNamed(options.profile));
+  const read = currentRecordReader();
+  return new RobotsTxt(
+    { bytes, bytesIgnored: ignored, maxBytes: options.maxBytes, endsMidLine, read },
+    bytes.length,
+    profileNamed(options.profile),
+  );
 }

@@ -12,6 +12,8 @@
  *                       bit 1 ROBOTS_TXT_ALLOWED: "/robots.txt" is always allowed (rfc9309)
  *                       bit 2 PATH_ENDS_AT_NUL: the URL's path ends at its first NUL byte, once located
  *                             (google: its reference reads the path as a C string)
+ *                       bit 3 SCAN: the scan tier (below): no prefix index, no automaton, every rule in
+ *                             the pattern list; the matchers read it as any block, only hosts look at the bit
  *  8  u32  ruleCount
  * 12  u32  byteLength   of the whole block
  * 16  u32  prefixCount          entries in the prefix index
@@ -33,6 +35,7 @@
  *                          starts with this pattern starts with theirs too; `/a*` is stored as the
  *                          plain `/a` yet outranks a plain `/ab`, so the longest is not always the best)
  *  …  pattern list, patternRuleCount u32 rule indices, ascending: every rule with `*` or a final `$`
+ *     (in a scan block, every rule)
  *  …  the piece automaton, when there is one (below)
  *  …  pattern bytes, 1-byte aligned
  * ```
@@ -64,6 +67,16 @@
  * tree, and of those only the ones someone waits for are visited (below). Each searched piece moves its rule
  * on at most once per check, so a check costs O(|path| × (DEEP_PIECE_DEPTH + log pieces) + the rules'
  * patterns × log(deep pieces)) whatever the file: linear in the path, plus at most a term of the file's size.
+ *
+ * ## The scan tier
+ *
+ * Indexes pay back over many checks; a ruleset asked once or a few times (a broad crawl meets most hosts
+ * once) is answered sooner without them. A scan block (flag SCAN) has no prefix index (prefixCount 0) and
+ * no automaton, and lists every rule in the pattern list, plain prefixes too: the matcher then tries the
+ * rules in priority order and the first match decides, as the rule table alone says. It is written only for
+ * rules the rule-by-rule matcher decides in bounded time (no automaton wanted, see wantsAutomaton in
+ * src/compile/piece-automaton.ts); otherwise the indexed block is written. indexBytecode() writes the
+ * indexed block of a scan block's rules: the same rule table, so the same deciding rule index.
  *
  * Only blocks whose searched pieces would cost the rule-by-rule matcher much get an automaton
  * (AUTOMATON_MIN_COST in src/compile/piece-automaton.ts): most files keep the layout above without it. The
@@ -131,7 +144,7 @@
  *            away (the sum from there to the piece's opening parenthesis is positive)
  * ```
  */
-import { buildPieceAutomaton, type AutomatonMode, type PieceAutomaton, type StoredRules } from './piece-automaton.js';
+import { buildPieceAutomaton, wantsAutomaton, type AutomatonMode, type PieceAutomaton, type StoredRules } from './piece-automaton.js';
 import { prefixIndex, PREFIX_INDEX_WORDS } from './prefix-index.js';
 import { Scratch } from './scratch.js';
 import {
@@ -191,6 +204,7 @@ import {
   RULESET_NORMALIZE_URL,
   RULESET_PATH_ENDS_AT_NUL,
   RULESET_ROBOTS_TXT_ALLOWED,
+  RULESET_SCAN,
 } from '../layout.js';
 
 const STAR = 0x2a;
@@ -220,7 +234,15 @@ export interface BytecodeOptions {
   readonly automaton?: AutomatonMode;
   /** How deep in the piece tree a piece is deep (DEEP_PIECE_DEPTH); tests lower it to reach the tree. */
   readonly deepPieceDepth?: number;
+  /**
+   * 'indexed' (the default) or 'scan': a block without indexes ("The scan tier" above), written only where
+   * the rules need no automaton (else the indexed block is).
+   */
+  readonly tier?: BytecodeTier;
 }
+
+/** How a block finds the deciding rule: by its indexes, or by trying every rule in priority order. */
+export type BytecodeTier = 'scan' | 'indexed';
 
 /** Where each part of the work area (see "Work area" above) starts, after the memo, and its size. */
 export interface WorkAreaLayout {
@@ -290,6 +312,11 @@ function rulesetFlags(options: BytecodeOptions): number {
     (options.robotsTxtAllowed ? RULESET_ROBOTS_TXT_ALLOWED : 0) |
     (options.pathEndsAtNul ? RULESET_PATH_ENDS_AT_NUL : 0)
   );
+}
+
+/** The tier a block was written in. */
+export function tierOf(block: Uint8Array): BytecodeTier {
+  return headerWord(block, HEADER_FLAGS) & RULESET_SCAN ? 'scan' : 'indexed';
 }
 
 /**
@@ -403,15 +430,34 @@ function writeAutomaton(view: DataView, base: number, automaton: PieceAutomaton)
 
 /** Writes rules (in priority order) into a bytecode block. */
 export function writeBytecode(rules: PatternList, options: BytecodeOptions): Uint8Array {
-  const stored = new StoredPatterns(rules);
+  return writeStored(StoredPatterns.of(rules), options);
+}
+
+/** The indexed block of a scan block's rules: the same rule table, indexed (see "The scan tier" above). */
+export function indexBytecode(scan: Uint8Array): Uint8Array {
+  const flags = headerWord(scan, HEADER_FLAGS);
+  return writeStored(StoredPatterns.ofScanBlock(scan), {
+    normalizeUrl: (flags & RULESET_NORMALIZE_URL) !== 0,
+    robotsTxtAllowed: (flags & RULESET_ROBOTS_TXT_ALLOWED) !== 0,
+    pathEndsAtNul: (flags & RULESET_PATH_ENDS_AT_NUL) !== 0,
+  });
+}
+
+/** No index in a scan block: no plain rule is looked up by prefix, so every rule is in the pattern list. */
+const NO_PREFIXES = { count: 0, entries: new Int32Array(0) };
+
+function writeStored(stored: StoredPatterns, options: BytecodeOptions): Uint8Array {
   const { count: ruleCount, flags } = stored;
-  const automaton = stored.hasWildcard ? buildPieceAutomaton(stored, options.automaton ?? 'auto', options.deepPieceDepth) : undefined;
+  const scan = options.tier === 'scan' && !(stored.hasWildcard && wantsAutomaton(stored));
+  const automaton =
+    stored.hasWildcard && !scan ? buildPieceAutomaton(stored, options.automaton ?? 'auto', options.deepPieceDepth) : undefined;
   for (const rule of automaton?.rules ?? []) flags[rule.ruleIndex] = (flags[rule.ruleIndex] as number) | RULE_IN_AUTOMATON;
   const plain = plainScratch.take(ruleCount);
   let plainCount = 0;
-  for (let index = 0; index < ruleCount; index++) if (((flags[index] as number) & PATTERN_FLAGS) === 0) plain[plainCount++] = index;
+  if (!scan)
+    for (let index = 0; index < ruleCount; index++) if (((flags[index] as number) & PATTERN_FLAGS) === 0) plain[plainCount++] = index;
   const patternRuleCount = ruleCount - plainCount;
-  const prefixes = prefixIndex(stored.bytes, stored.starts, stored.lengths, plain, plainCount);
+  const prefixes = scan ? NO_PREFIXES : prefixIndex(stored.bytes, stored.starts, stored.lengths, plain, plainCount);
   const prefixIndexOffset = HEADER_SIZE + ruleCount * RULE_ENTRY_SIZE;
   const patternListOffset = prefixIndexOffset + prefixes.count * PREFIX_ENTRY_SIZE;
   const automatonOffset = patternListOffset + patternRuleCount * PATTERN_LIST_ENTRY_SIZE;
@@ -420,7 +466,7 @@ export function writeBytecode(rules: PatternList, options: BytecodeOptions): Uin
   const block = new Uint8Array(byteLength);
   const view = new DataView(block.buffer);
   view.setUint32(HEADER_MAGIC, BYTECODE_MAGIC, true);
-  view.setUint32(HEADER_FLAGS, rulesetFlags(options), true);
+  view.setUint32(HEADER_FLAGS, rulesetFlags(options) | (scan ? RULESET_SCAN : 0), true);
   view.setUint32(HEADER_RULE_COUNT, ruleCount, true);
   view.setUint32(HEADER_BYTE_LENGTH, byteLength, true);
   view.setUint32(HEADER_PREFIX_COUNT, prefixes.count, true);
@@ -435,7 +481,7 @@ export function writeBytecode(rules: PatternList, options: BytecodeOptions): Uin
     view.setUint32(entry + RULE_PATTERN_OFFSET, patternsOffset + (stored.starts[index] as number), true);
     view.setUint16(entry + RULE_PATTERN_LENGTH, stored.lengths[index] as number, true);
     view.setUint16(entry + RULE_FLAGS, ruleFlags, true);
-    if ((ruleFlags & PATTERN_FLAGS) === 0) continue;
+    if (!scan && (ruleFlags & PATTERN_FLAGS) === 0) continue;
     view.setUint32(patternRule, index, true);
     patternRule += PATTERN_LIST_ENTRY_SIZE;
   }
@@ -474,7 +520,38 @@ class StoredPatterns implements StoredRules {
   /** Whether some rule has a wildcard (only then can there be an automaton). */
   readonly hasWildcard: boolean;
 
-  constructor(rules: PatternList) {
+  private constructor(count: number, bytes: Uint8Array, byteLength: number, starts: Uint32Array, lengths: Uint32Array, flags: Uint16Array) {
+    this.count = count;
+    this.bytes = bytes;
+    this.byteLength = byteLength;
+    this.starts = starts;
+    this.lengths = lengths;
+    this.flags = flags;
+    let hasWildcard = false;
+    for (let index = 0; index < count && !hasWildcard; index++) hasWildcard = ((flags[index] as number) & RULE_HAS_WILDCARD) !== 0;
+    this.hasWildcard = hasWildcard;
+  }
+
+  /** The rules as a scan block stores them: its patterns, as they lie in it, and its rule flags. */
+  static ofScanBlock(block: Uint8Array): StoredPatterns {
+    const count = headerWord(block, HEADER_RULE_COUNT);
+    // A scan block lists every rule, then its patterns follow, in rule order.
+    const patternsOffset = headerWord(block, HEADER_PATTERN_LIST) + count * PATTERN_LIST_ENTRY_SIZE;
+    const starts = storedStartScratch.take(count);
+    const lengths = storedLengthScratch.take(count);
+    const flags = flagScratch.take(count);
+    const view = new DataView(block.buffer, block.byteOffset, block.byteLength);
+    for (let index = 0; index < count; index++) {
+      const entry = HEADER_SIZE + index * RULE_ENTRY_SIZE;
+      starts[index] = view.getUint32(entry + RULE_PATTERN_OFFSET, true) - patternsOffset;
+      lengths[index] = view.getUint16(entry + RULE_PATTERN_LENGTH, true);
+      flags[index] = view.getUint16(entry + RULE_FLAGS, true);
+    }
+    const bytes = block.subarray(patternsOffset);
+    return new StoredPatterns(count, bytes, bytes.length, starts, lengths, flags);
+  }
+
+  static of(rules: PatternList): StoredPatterns {
     const { count, bytes: source } = rules;
     let total = 0;
     for (let index = 0; index < count; index++) total += rules.lengths[index] as number;
@@ -484,7 +561,6 @@ class StoredPatterns implements StoredRules {
     const lengths = storedLengthScratch.take(count);
     const flags = flagScratch.take(count);
     let at = 0;
-    let hasWildcard = false;
     for (let index = 0; index < count; index++) {
       const start = rules.starts[index] as number;
       let end = start + (rules.lengths[index] as number);
@@ -509,15 +585,8 @@ class StoredPatterns implements StoredRules {
       lengths[index] = at - patternStart;
       flags[index] =
         ((rules.allows[index] as number) === 1 ? RULE_ALLOW : 0) | (anchored ? RULE_END_ANCHORED : 0) | (stars > 0 ? RULE_HAS_WILDCARD : 0);
-      hasWildcard ||= stars > 0;
     }
-    this.count = count;
-    this.bytes = bytes;
-    this.byteLength = at;
-    this.starts = starts;
-    this.lengths = lengths;
-    this.flags = flags;
-    this.hasWildcard = hasWildcard;
+    return new StoredPatterns(count, bytes, at, starts, lengths, flags);
   }
 
   start(rule: number): number {

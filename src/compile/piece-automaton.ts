@@ -133,6 +133,28 @@ function nextPowerOfTwo(value: number): number {
   return power;
 }
 
+/** What trying the rules' searched pieces one by one costs per path byte (see AUTOMATON_MIN_COST). */
+function searchedPieceCost(patterns: StoredRules): number {
+  const bytes = patterns.bytes;
+  let cost = 0;
+  for (let rule = 0; rule < patterns.count; rule++) {
+    if (!patterns.wildcard(rule)) continue;
+    const start = searchedStart(patterns, rule);
+    const end = searchedEnd(patterns, rule);
+    for (let i = start; i < end; i++) cost += bytes[i] === STAR ? 8 : 1;
+    if (end > start) cost += 8;
+  }
+  return cost;
+}
+
+/**
+ * Whether 'auto' builds an automaton for these rules: trying them one by one would cost too much. A block
+ * without an index (the scan tier, src/compile/bytecode.ts) is written only for rules where it would not.
+ */
+export function wantsAutomaton(patterns: StoredRules): boolean {
+  return searchedPieceCost(patterns) >= AUTOMATON_MIN_COST;
+}
+
 /**
  * The automaton for these rules (in priority order), or undefined when no rule has a searched piece, when
  * `mode` is 'auto' and trying them one by one is cheap enough, or when it would exceed MAX_AUTOMATON_NODES.
@@ -146,14 +168,7 @@ export function buildPieceAutomaton(
   const bytes = patterns.bytes;
   // What trying the searched pieces one by one would cost, before any work goes into the automaton: most
   // files stop here.
-  let cost = 0;
-  for (let rule = 0; rule < patterns.count; rule++) {
-    if (!patterns.wildcard(rule)) continue;
-    const start = searchedStart(patterns, rule);
-    const end = searchedEnd(patterns, rule);
-    for (let i = start; i < end; i++) cost += bytes[i] === STAR ? 8 : 1;
-    if (end > start) cost += 8;
-  }
+  const cost = searchedPieceCost(patterns);
   if (cost === 0 || (mode === 'auto' && cost < AUTOMATON_MIN_COST)) return undefined;
   // The rules with searched pieces, and the distinct pieces, numbered in order of appearance for now.
   const pieceNumbers = new ByteStringNumbers();

@@ -3,9 +3,9 @@
  * stands for. Packed (a word of start, one of length, one of line and flags per rule) so that compiled
  * rules hold neither the parse tree nor more of the body than their own patterns.
  *
- * The written patterns are usually views of one buffer (the body, or the packed patterns of a body that
- * was mostly something else, src/parse/rule-records.ts): then the table keeps a view of the span they cover
- * instead of a copy, so that a cache that keeps the body anyway does not hold the patterns twice.
+ * The written patterns are usually most of the buffer they are spans of (the packed patterns of the agent's
+ * own records, RuleRecords.select()): then the table keeps a view of the span they cover instead of a copy,
+ * and counts that buffer as what it holds.
  */
 import { decodeUtf8 } from '../parse/utf8.js';
 import type { RuleRecords } from '../parse/rule-records.js';
@@ -45,7 +45,7 @@ export class RuleTable {
   /**
    * Whether `written` is a span of the buffer the patterns came from (when it is mostly their patterns: at
    * most half again as long as they are together), not a copy; a copy keeps none of the rest of the span
-   * (comments, sitemaps, other agents' rules) alive.
+   * alive.
    */
   private readonly shared: boolean;
   private readonly starts: Uint32Array;
@@ -87,13 +87,10 @@ export class RuleTable {
     return this.linesAndFlags.length;
   }
 
-  /**
-   * Bytes this table keeps alive: its arrays and the patterns, unless they are a span of `besides` (a
-   * body its holder counts already, as a RobotsCache entry does).
-   */
-  bytesHeldBesides(besides: ArrayBufferLike | undefined): number {
+  /** Bytes this table keeps alive: its arrays, and the buffer its patterns are (a view of, or a copy). */
+  get bytesHeld(): number {
     const own = this.starts.byteLength + this.lengths.byteLength + this.linesAndFlags.byteLength;
-    return this.shared && this.written.buffer === besides ? own : own + this.written.byteLength;
+    return own + (this.shared ? this.written.buffer.byteLength : this.written.byteLength);
   }
 
   /** Rule `index`'s kind, without describing it. */

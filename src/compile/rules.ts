@@ -15,7 +15,7 @@
  * reused from one compile to the next: no object and no allocation per rule.
  */
 import type { Profile } from '../profile.js';
-import type { RuleRecords } from '../parse/rule-records.js';
+import type { RuleRange, RuleRecords } from '../parse/rule-records.js';
 import type { PatternList } from './bytecode.js';
 import { hashBytes } from './byte-strings.js';
 import { percentNormalizeInto } from './normalize.js';
@@ -29,12 +29,6 @@ import { Scratch } from './scratch.js';
 export interface CompiledRules extends PatternList {
   /** Per rule: the record (in the file's RuleRecords) it comes from, with DERIVED when it is the index.html rule's. */
   readonly sources: Uint32Array;
-}
-
-/** A rule's span of records: rules first to end - 1 (a group's rules). */
-export interface RuleRange {
-  readonly firstRule: number;
-  readonly endRule: number;
 }
 
 /** In CompiledRules.sources: the rule is `…/$`, derived by the index.html rule from the allow it names. */

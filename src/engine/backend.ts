@@ -28,6 +28,8 @@ export interface LoadedRuleset {
    * query(url, QUERY_VERDICT_ONLY) decides it. The caller checked the arguments (AgentRules.isAllowedBytes).
    */
   decideBytes(bytes: Uint8Array, ranges: Uint32Array, count: number, out: Uint8Array): void;
+  /** A copy of the ruleset's bytecode (a tier switch writes the next tier from it). */
+  bytecode(): Uint8Array;
   /** Bytes this ruleset holds in the matcher's memory. */
   readonly byteLength: number;
   /** Gives the memory back; the ruleset must not be used afterwards. Idempotent. */

@@ -7,8 +7,6 @@
  * FinalizationRegistry callback can run (garbage collection reclaims the evicted ones' buffers), and
  * dispose() just gives a ruleset's place back sooner.
  */
-import { weakRef, type WeakHold } from './weak-ref.js';
-
 /** Bytes of compiled rulesets kept resident in linear memory; beyond, the least recently used go. */
 export const RESIDENT_BUDGET = 64 * 1024 * 1024;
 
@@ -29,44 +27,47 @@ export interface ResidentMemory {
 interface Residency {
   readonly pointer: number;
   readonly bytes: number;
-  /** The ruleset's cell, emptied when the copy is evicted. */
-  readonly cell: RulesetCell;
   /**
-   * The ruleset, to hand its bytes back to when it is evicted: held weakly where the runtime can, so that a
-   * ruleset nobody references is collected (and the FinalizationRegistry below frees its place) without
-   * waiting for the budget to evict it.
+   * The ruleset's cell, emptied when the copy is evicted (its bytes then copied into it). Residents hold
+   * the cell, never the ruleset: a ruleset nobody references is collected (and the FinalizationRegistry
+   * below frees its place) without waiting for the budget to evict it, and with no WeakRef per load.
    */
-  readonly owner: WeakHold<ResidentRuleset>;
+  readonly cell: RulesetCell;
   /** Set by every check, cleared by the clock hand: a used ruleset gets another round before eviction. */
   used: boolean;
 }
 
 /**
- * What a ruleset and its residents share: its resident copy, if any. The FinalizationRegistry holds only
- * this, so a ruleset nobody references can be collected with its bytes.
+ * What a ruleset and its residents share: its bytes, in one place at a time: resident (`residency`) or
+ * copied out (`swapped`). The FinalizationRegistry holds only this, so a ruleset nobody references can be
+ * collected, and its bytes with the cell once the registry has freed its place.
  */
 export interface RulesetCell {
   residency: Residency | undefined;
+  /** The ruleset's bytes outside linear memory: before its first load, and after an eviction. */
+  swapped: Uint8Array | undefined;
 }
-
-const holdWeakly = (ruleset: ResidentRuleset): WeakHold<ResidentRuleset> => weakRef?.(ruleset) ?? { deref: () => ruleset };
 
 /** The rulesets resident in one linear memory, within RESIDENT_BUDGET. */
 export class Residents {
   /** Residents in the order they came in (or last survived the clock hand). */
   private readonly clock = new Set<Residency>();
   private residentBytes = 0;
+  /** A copy of the `bytes` bytes at `pointer`, outside linear memory. */
+  copyOut(pointer: number, bytes: number): Uint8Array {
+    return this.memory.copyOut(pointer, bytes);
+  }
+
   /** Rulesets moved out of linear memory so far: an address handed out may be stale once it changes. */
   evictions = 0;
 
   constructor(private readonly memory: ResidentMemory) {}
 
-  /** Makes `ruleset` resident with `bytecode`, its bytes (evicting others beyond the budget); its address. */
-  admit(ruleset: ResidentRuleset, bytecode: Uint8Array): number {
+  /** Makes the ruleset of `cell` resident with `bytecode`, its bytes (evicting others beyond the budget); its address. */
+  admit(cell: RulesetCell, bytecode: Uint8Array): number {
     this.evictFor(bytecode.byteLength);
     const pointer = this.memory.place(bytecode);
-    const cell = ruleset.cell;
-    const residency: Residency = { pointer, bytes: bytecode.byteLength, cell, owner: holdWeakly(ruleset), used: true };
+    const residency: Residency = { pointer, bytes: bytecode.byteLength, cell, used: true };
     cell.residency = residency;
     this.clock.add(residency);
     this.residentBytes += residency.bytes;
@@ -75,14 +76,14 @@ export class Residents {
 
   /**
    * Gives a ruleset's place in linear memory back: on disposal and garbage collection, or (with
-   * `keepBytes`) to make room, when its bytes are first copied back to the ruleset, if it is still alive.
+   * `keepBytes`) to make room, when its bytes are first copied out into its cell.
    */
   evict(cell: RulesetCell, keepBytes = false): void {
     const residency = cell.residency;
     if (residency === undefined) return;
     cell.residency = undefined;
     this.evictions++;
-    if (keepBytes) residency.owner.deref()?.swapOut(this.memory.copyOut(residency.pointer, residency.bytes));
+    if (keepBytes) cell.swapped = this.memory.copyOut(residency.pointer, residency.bytes);
     this.clock.delete(residency);
     this.residentBytes -= residency.bytes;
     this.memory.release(residency.pointer);
@@ -112,16 +113,14 @@ export class Residents {
  * with its queries (src/engine/wasm-backend.ts): a small object, no closures.
  */
 export class ResidentRuleset {
-  readonly cell: RulesetCell = { residency: undefined };
-  private swapped: Uint8Array | undefined;
-  private freed = false;
+  readonly cell: RulesetCell;
   readonly byteLength: number;
 
   constructor(
     private readonly residents: Residents,
     bytecode: Uint8Array,
   ) {
-    this.swapped = bytecode;
+    this.cell = { residency: undefined, swapped: bytecode };
     this.byteLength = bytecode.byteLength;
     // Resident at once, so that a failed allocation shows at compile time and memory in use is counted.
     this.pointer();
@@ -135,23 +134,24 @@ export class ResidentRuleset {
       residency.used = true;
       return residency.pointer;
     }
-    const bytecode = this.swapped;
+    const bytecode = this.cell.swapped;
     if (bytecode === undefined) return 0;
-    const pointer = this.residents.admit(this, bytecode);
-    this.swapped = undefined;
+    const pointer = this.residents.admit(this.cell, bytecode);
+    this.cell.swapped = undefined;
     return pointer;
   }
 
-  /** The residents evicted this ruleset: its bytes, copied out of linear memory. */
-  swapOut(bytes: Uint8Array): void {
-    if (!this.freed) this.swapped = bytes;
+  /** A copy of the ruleset's bytes, wherever they are now (a tier switch reads them to write the next tier). */
+  bytecode(): Uint8Array {
+    const residency = this.cell.residency;
+    if (residency !== undefined) return this.residents.copyOut(residency.pointer, residency.bytes);
+    return (this.cell.swapped as Uint8Array).slice();
   }
 
   /** Gives the memory back; the ruleset must not be used afterwards. Idempotent. */
   free(): void {
-    this.freed = true;
     this.residents.evict(this.cell);
-    this.swapped = undefined;
+    this.cell.swapped = undefined;
   }
 }
 

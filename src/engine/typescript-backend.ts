@@ -18,6 +18,7 @@ export const typescriptBackend: MatcherBackend = {
     };
     return {
       byteLength: bytecode.byteLength,
+      bytecode: () => bytecode.slice(),
       query,
       decideMany(urls, out) {
         urls.forEach((url, i) => {

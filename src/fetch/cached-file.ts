@@ -30,7 +30,7 @@ export class CachedFile {
     this.parsed = weakRef?.(parsed);
     // explain() is rare next to isAllowed(): its table is parsed again from the body when asked for.
     rules.rebuildTableFrom(() => this.robots().ruleTableFor(agent));
-    this.bytesHeld = body.byteLength + rules.bytesHeldBesides(body);
+    this.bytesHeld = body.byteLength + rules.bytesHeld;
   }
 
   /** The parsed file: the one still in use if there is one, else parsed again from the bytes. */

@@ -388,7 +388,10 @@ export class RobotsCache {
   private keepFile(result: RobotsFetchRules, body: Uint8Array | undefined): CachedFile {
     const { profile, maxBytes } = this.settings.fetch;
     const parse = { profile, maxBytes, bytesIgnored: result.bytesIgnored };
-    return new CachedFile(body ?? new Uint8Array(0), parse, result.robots, this.agent, result.robots.forAgent(this.agent));
+    // Indexed at once: the budget counts an entry's bytes when it is stored, and a tier switch later would
+    // change them (the scan tier is for rules asked a few times; a cache keeps rules to ask them again).
+    const rules = result.robots.forAgent(this.agent, { indexed: true });
+    return new CachedFile(body ?? new Uint8Array(0), parse, result.robots, this.agent, rules);
   }
 
   private describe(where: RobotsLocation, entry: Entry, from: RobotsSourceKind): RobotsSource {

@@ -5,56 +5,19 @@
  * disallow line (an empty one too). Blank lines, sitemaps and unknown lines do not end a group. Rules
  * before any user-agent line belong to no group and are ignored.
  */
-import { isTokenByte, startsWithIgnoringAsciiCase } from './ascii.js';
+import { isGlobalAgent, productTokenLength } from './agent-lines.js';
 import { GroupBoundary } from './group-boundary.js';
+import { applyGroupDirective, extensionNamed, type GroupDirective } from './group-extensions.js';
 import { decodeUtf8 } from './utf8.js';
 import { parseCleanParam } from './clean-param.js';
-import { isPlainDecimal, parseCrawlDelay, parseRequestRate, parseVisitTime } from './group-directives.js';
 import { parseHost } from './host.js';
 import type { Diagnostic, DiagnosticCode, GroupRecord, ParsedRobots } from './model.js';
 import { readRecords, type RecordHandler, type RecordReader } from './records.js';
 import { RuleRecords } from './rule-records.js';
-
-/** Bytes of the leading run of `[A-Za-z_-]` of a user-agent value (the product token, RFC 9309 §2.2.1). */
-function productTokenLength(raw: Uint8Array): number {
-  let length = 0;
-  while (length < raw.length && isTokenByte(raw[length] as number)) length++;
-  return length;
-}
-
-function isGlobalAgent(raw: Uint8Array): boolean {
-  // Google's tolerance: "* something" is still the global group.
-  const next = raw[1];
-  return raw[0] === 0x2a && (next === undefined || next === 0x20 || (next >= 0x09 && next <= 0x0d));
-}
+import { completeLines } from './body.js';
 
 /** Diagnostics kept per file. */
 const MAX_DIAGNOSTICS = 1000;
-
-/** The extensions that belong to a group (the first valid value of each counts). */
-type GroupDirective = 'crawl-delay' | 'request-rate' | 'visit-time';
-
-type ExtensionKey = GroupDirective | 'host' | 'clean-param';
-
-/** The extension body[start, end) names, if any: by its length first (then a prefix is the whole key), so that most keys cost one comparison. */
-function extensionNamed(body: Uint8Array, start: number, end: number): ExtensionKey | undefined {
-  switch (end - start) {
-    case 4:
-      return startsWithIgnoringAsciiCase(body, start, end, 'host') ? 'host' : undefined;
-    case 10:
-      return startsWithIgnoringAsciiCase(body, start, end, 'visit-time') ? 'visit-time' : undefined;
-    case 11:
-      return startsWithIgnoringAsciiCase(body, start, end, 'crawl-delay')
-        ? 'crawl-delay'
-        : startsWithIgnoringAsciiCase(body, start, end, 'clean-param')
-          ? 'clean-param'
-          : undefined;
-    case 12:
-      return startsWithIgnoringAsciiCase(body, start, end, 'request-rate') ? 'request-rate' : undefined;
-    default:
-      return undefined;
-  }
-}
 
 class GroupBuilder implements RecordHandler {
   readonly groups: GroupRecord[] = [];
@@ -98,8 +61,8 @@ class GroupBuilder implements RecordHandler {
     }
     const value = decodeUtf8(raw);
     // The token is ASCII, so its bytes are the value's first characters.
-    const token = value.slice(0, productTokenLength(raw)).toLowerCase();
-    this.current.agents.push({ line, value, token, global: isGlobalAgent(raw) });
+    const token = value.slice(0, productTokenLength(this.body, start, end)).toLowerCase();
+    this.current.agents.push({ line, value, token, global: isGlobalAgent(this.body, start, end) });
   }
 
   rule(line: number, allow: boolean, start: number, end: number): void {
@@ -154,26 +117,8 @@ class GroupBuilder implements RecordHandler {
       if (this.reporting) this.report(line, 'outside-group', `${key} before any User-agent line is ignored`);
       return;
     }
-    // The first valid value counts; past it, a line could only add a diagnostic.
-    const field = key === 'crawl-delay' ? 'crawlDelay' : key === 'request-rate' ? 'requestRate' : 'visitTime';
-    if (group[field] !== undefined && !this.reporting) return;
-    // A valid repeat changes nothing and reports nothing: checked on the bytes, without decoding.
-    if (key === 'crawl-delay' && group.crawlDelay !== undefined && isPlainDecimal(raw.length, (i) => raw[i] as number)) return;
-    const value = decodeUtf8(raw);
-    const invalid = (): void => this.report(line, 'invalid-value', `invalid ${key} "${value}"`);
-    if (key === 'crawl-delay') {
-      const seconds = parseCrawlDelay(value);
-      if (seconds === undefined) invalid();
-      else group.crawlDelay ??= seconds;
-    } else if (key === 'request-rate') {
-      const rate = parseRequestRate(value);
-      if (rate === undefined) invalid();
-      else group.requestRate ??= rate;
-    } else {
-      const window = parseVisitTime(value);
-      if (window === undefined) invalid();
-      else group.visitTime ??= window;
-    }
+    const invalid = applyGroupDirective(group, key, raw, this.reporting);
+    if (invalid !== undefined) this.report(line, 'invalid-value', `invalid ${key} "${invalid}"`);
   }
 
   private hostDirective(line: number, raw: Uint8Array): void {
@@ -206,9 +151,7 @@ export function parseRobotsBody(
   endsMidLine: boolean,
   read: RecordReader = readRecords,
 ): ParsedRobots {
-  // A Node Buffer's subarray() is several times slower than a plain Uint8Array's.
-  const bytes = Object.getPrototypeOf(body) === Uint8Array.prototype ? body : new Uint8Array(body.buffer, body.byteOffset, body.length);
-  const complete = endsMidLine ? bytes.subarray(0, lastLineEnd(bytes) + 1) : bytes;
+  const complete = completeLines(body, endsMidLine);
   const builder = new GroupBuilder(complete);
   read(complete, builder);
   builder.rules.place();
@@ -233,9 +176,4 @@ export function parseRobotsBody(
     bytesIgnored,
     truncated,
   };
-}
-
-/** Position of the last CR or LF in `body`, or -1. */
-function lastLineEnd(body: Uint8Array): number {
-  return Math.max(body.lastIndexOf(0x0a), body.lastIndexOf(0x0d));
 }

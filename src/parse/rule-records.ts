@@ -15,29 +15,111 @@ export interface RuleLine {
 /** Patterns up to this long are copied byte by byte: a loop costs less than the view a native copy needs. */
 const SHORT_COPY = 32;
 
+/** Rules a RuleRecords has room for before it first grows. */
+const INITIAL_CAPACITY = 16;
+
+/** A rule's span of records: rules firstRule to endRule - 1 (a group's rules). */
+export interface RuleRange {
+  readonly firstRule: number;
+  readonly endRule: number;
+}
+
+/** Copies from[start, end) into `to` at `at`; returns where the copy ends. */
+function copyPattern(from: Uint8Array, start: number, end: number, to: Uint8Array, at: number): number {
+  if (end - start <= SHORT_COPY) {
+    for (let k = start; k < end; k++) to[at++] = from[k] as number;
+    return at;
+  }
+  to.set(from.subarray(start, end), at);
+  return at + end - start;
+}
+
+/** Words per rule: its pattern's start and end, then its 1-based line, doubled, plus 1 for an allow. */
+const WORDS = 3;
+
 export class RuleRecords {
   /** The buffer the patterns are spans of: the body, or a packed copy of the patterns (see place()). */
   private buffer: Uint8Array;
-  private readonly starts: number[] = [];
-  private readonly ends: number[] = [];
-  /** Per rule: its 1-based line, doubled, plus 1 for an allow. */
-  private readonly linesAndKinds: number[] = [];
+  /**
+   * WORDS per rule, grown by doubling: one typed array, so that records cost few allocations, and the
+   * records a ruleset keeps (explain()) are counted exactly (bytesHeld).
+   */
+  private words: Uint32Array;
   private patternBytes = 0;
+  /** Rules so far. */
+  count = 0;
 
-  constructor(body: Uint8Array) {
+  constructor(body: Uint8Array, words: Uint32Array = new Uint32Array(INITIAL_CAPACITY * WORDS)) {
     this.buffer = body;
+    this.words = words;
   }
 
-  /** Rules so far. */
-  get count(): number {
-    return this.starts.length;
+  /** Starts over on another body, keeping the room grown so far (records read again and again: the selector's). */
+  reset(body: Uint8Array): void {
+    this.buffer = body;
+    this.count = 0;
+    this.patternBytes = 0;
   }
 
   add(line: number, allow: boolean, start: number, end: number): void {
-    this.starts.push(start);
-    this.ends.push(end);
-    this.linesAndKinds.push(line * 2 + (allow ? 1 : 0));
+    const at = this.count * WORDS;
+    if (at === this.words.length) this.grow();
+    const words = this.words;
+    words[at] = start;
+    words[at + 1] = end;
+    // Lines stay below 2^31: a body of at most maxBytes has fewer lines than bytes, and 16 bits of
+    // headroom are left even for an unlimited one of 2 GB.
+    words[at + 2] = line * 2 + (allow ? 1 : 0);
     this.patternBytes += end - start;
+    this.count++;
+  }
+
+  private grow(): void {
+    const larger = new Uint32Array(Math.max(INITIAL_CAPACITY * WORDS, this.words.length * 2));
+    larger.set(this.words);
+    this.words = larger;
+  }
+
+  /**
+   * The records of `ranges` alone, in their order (then one after another: rules 0 to count - 1), in one
+   * exact-size buffer of their own (their words, then their patterns packed): what a ruleset keeps, which
+   * pins neither the body nor the rules of other groups.
+   */
+  select(ranges: readonly RuleRange[]): RuleRecords {
+    const from = this.words;
+    let count = 0;
+    let bytes = 0;
+    for (const { firstRule, endRule } of ranges) {
+      count += endRule - firstRule;
+      for (let rule = firstRule; rule < endRule; rule++) bytes += (from[rule * WORDS + 1] as number) - (from[rule * WORDS] as number);
+    }
+    const buffer = new ArrayBuffer(count * WORDS * 4 + bytes);
+    const words = new Uint32Array(buffer, 0, count * WORDS);
+    const packed = new Uint8Array(buffer, count * WORDS * 4, bytes);
+    let at = 0;
+    let to = 0;
+    for (const { firstRule, endRule } of ranges) {
+      for (let rule = firstRule; rule < endRule; rule++, to += WORDS) {
+        words[to] = at;
+        at = copyPattern(this.buffer, from[rule * WORDS] as number, from[rule * WORDS + 1] as number, packed, at);
+        words[to + 1] = at;
+        words[to + 2] = from[rule * WORDS + 2] as number;
+      }
+    }
+    const records = new RuleRecords(packed, words);
+    records.count = count;
+    records.patternBytes = bytes;
+    return records;
+  }
+
+  /** Every rule, as one range (what compiling the records select() made reads). */
+  all(): RuleRange[] {
+    return [{ firstRule: 0, endRule: this.count }];
+  }
+
+  /** Bytes these records keep alive: their words and the buffer the patterns are spans of. */
+  get bytesHeld(): number {
+    return this.words.buffer === this.buffer.buffer ? this.buffer.buffer.byteLength : this.words.byteLength + this.buffer.byteLength;
   }
 
   /**
@@ -48,18 +130,14 @@ export class RuleRecords {
     const body = this.buffer;
     if (this.patternBytes * 2 >= body.length) return;
     const packed = new Uint8Array(this.patternBytes);
-    const { starts, ends } = this;
+    const words = this.words;
     let at = 0;
-    for (let i = 0; i < starts.length; i++) {
-      const start = starts[i] as number;
-      const end = ends[i] as number;
-      starts[i] = at;
-      if (end - start <= SHORT_COPY) for (let k = start; k < end; k++) packed[at++] = body[k] as number;
-      else {
-        packed.set(body.subarray(start, end), at);
-        at += end - start;
-      }
-      ends[i] = at;
+    for (let i = 0; i < this.count * WORDS; i += WORDS) {
+      const start = words[i] as number;
+      const end = words[i + 1] as number;
+      words[i] = at;
+      at = copyPattern(body, start, end, packed, at);
+      words[i + 1] = at;
     }
     this.buffer = packed;
   }
@@ -70,19 +148,19 @@ export class RuleRecords {
   }
 
   start(rule: number): number {
-    return this.starts[rule] as number;
+    return this.words[rule * WORDS] as number;
   }
 
   end(rule: number): number {
-    return this.ends[rule] as number;
+    return this.words[rule * WORDS + 1] as number;
   }
 
   line(rule: number): number {
-    return (this.linesAndKinds[rule] as number) >>> 1;
+    return (this.words[rule * WORDS + 2] as number) >>> 1;
   }
 
   isAllow(rule: number): boolean {
-    return ((this.linesAndKinds[rule] as number) & 1) === 1;
+    return ((this.words[rule * WORDS + 2] as number) & 1) === 1;
   }
 
   /** Rules first to end - 1 as RuleLine objects, their patterns views of `patterns`. */
