@@ -35,6 +35,8 @@ interface Residency {
   readonly cell: RulesetCell;
   /** Set by every check, cleared by the clock hand: a used ruleset gets another round before eviction. */
   used: boolean;
+  /** Whether this address was handed out (the line scanner keeps it): only then does moving it count as an eviction. */
+  handedOut: boolean;
 }
 
 /**
@@ -58,7 +60,12 @@ export class Residents {
     return this.memory.copyOut(pointer, bytes);
   }
 
-  /** Rulesets moved out of linear memory so far: an address handed out may be stale once it changes. */
+  /**
+   * Rulesets whose address was handed out (handOut()) that moved out of linear memory so far: an address
+   * handed out may be stale once it changes. A ruleset no one kept the address of (a scan tier replaced by
+   * its indexed tier, a ruleset checked only through its object) leaves the count alone, so that such
+   * churn does not make the line scanner forget the addresses it holds.
+   */
   evictions = 0;
 
   constructor(private readonly memory: ResidentMemory) {}
@@ -67,7 +74,7 @@ export class Residents {
   admit(cell: RulesetCell, bytecode: Uint8Array): number {
     this.evictFor(bytecode.byteLength);
     const pointer = this.memory.place(bytecode);
-    const residency: Residency = { pointer, bytes: bytecode.byteLength, cell, used: true };
+    const residency: Residency = { pointer, bytes: bytecode.byteLength, cell, used: true, handedOut: false };
     cell.residency = residency;
     this.clock.add(residency);
     this.residentBytes += residency.bytes;
@@ -82,7 +89,7 @@ export class Residents {
     const residency = cell.residency;
     if (residency === undefined) return;
     cell.residency = undefined;
-    this.evictions++;
+    if (residency.handedOut) this.evictions++;
     if (keepBytes) cell.swapped = this.memory.copyOut(residency.pointer, residency.bytes);
     this.clock.delete(residency);
     this.residentBytes -= residency.bytes;
@@ -138,6 +145,14 @@ export class ResidentRuleset {
     if (bytecode === undefined) return 0;
     const pointer = this.residents.admit(this.cell, bytecode);
     this.cell.swapped = undefined;
+    return pointer;
+  }
+
+  /** pointer(), for a caller that keeps the address: it stays good until `Residents.evictions` changes. */
+  handOut(): number {
+    const pointer = this.pointer();
+    const residency = this.cell.residency;
+    if (residency !== undefined) residency.handedOut = true;
     return pointer;
   }
 

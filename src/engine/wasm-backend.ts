@@ -166,7 +166,7 @@ export class WasmBackend implements MatcherBackend {
    * `residents.evictions`), or 0 when it is not this backend's.
    */
   addressOf(ruleset: LoadedRuleset): number {
-    return ruleset instanceof WasmRuleset && ruleset.backend === this ? ruleset.pointer() : 0;
+    return ruleset instanceof WasmRuleset && ruleset.backend === this ? ruleset.handOut() : 0;
   }
 
   /** Bytes of linear memory held by rulesets and buffers. */
