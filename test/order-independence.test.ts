@@ -171,7 +171,8 @@ function shuffled<T>(items: readonly T[], seed: number): T[] {
 const ENTRIES = ['native', 'drop-in', 'lint'] as const;
 
 describe('every answer is the same whatever was answered before it in the process', () => {
-  it(`holds ${FILE_COUNT} files (crafted, random${corpus.length > 0 ? ', corpus' : ''})`, () => {
+  // Hundreds of processes: minutes on a loaded 2-core machine, well past the suite's default timeout.
+  it(`holds ${FILE_COUNT} files (crafted, random${corpus.length > 0 ? ', corpus' : ''})`, { timeout: 240_000 }, () => {
     expect(FILES.length).toBeGreaterThanOrEqual(FILE_COUNT);
   });
 
@@ -209,7 +210,7 @@ describe('robotstxt filter decides each line the same, alone or amid other hosts
   /** Each host's URL lines: its paths, over both schemes. */
   const hostLines = FILES.map((file) => file.urls.flatMap((path, i) => [`${i % 2 === 0 ? 'https' : 'http'}://${file.name}${path}`]));
 
-  it('per host alone, and all hosts shuffled together with one and with two workers', async () => {
+  it('per host alone, and all hosts shuffled together with one and with two workers', { timeout: 240_000 }, async () => {
     const robotsDir = join(directory, 'robots');
     mkdirSync(robotsDir, { recursive: true });
     for (const file of FILES) writeFileSync(join(robotsDir, file.name), file.body);
