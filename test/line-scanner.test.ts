@@ -264,6 +264,22 @@ describe('hosts taught once, for every batch after', () => {
     );
   });
 
+  it('keeps http://h, https://h and http://h:443 apart across batches: each finds its own file', () => {
+    // secure.io has only secure.io_443: its http URLs have no file (here: disallowed), its https URLs its rules.
+    const settings = settingsOf(['--robots-dir', ROBOTS_DIR, '--emit', 'all', '--missing', 'disallow']);
+    for (const matcher of ['wasm', 'typescript'] as const) {
+      setMatcher(matcher);
+      const source = openSource(settings);
+      expect(decideBatch(encoder.encode('http://secure.io/\n'), settings, source)).toMatchObject({ allowed: 0, disallowed: 1 });
+      expect(decideBatch(encoder.encode('HTTPS://secure.io/\n'), settings, source)).toMatchObject({ allowed: 1, disallowed: 0 });
+      expect(decideBatch(encoder.encode('http://secure.io/\n'), settings, source)).toMatchObject({ allowed: 0, disallowed: 1 });
+      // http://h:443 names the file h_443 alone; https://h names h, else h_443: one must not answer for the other.
+      expect(decideBatch(encoder.encode('http://example.com:0443/\n'), settings, source)).toMatchObject({ allowed: 0, disallowed: 1 });
+      expect(decideBatch(encoder.encode('https://example.com/\n'), settings, source)).toMatchObject({ allowed: 1, disallowed: 0 });
+    }
+    setMatcher('wasm');
+  });
+
   it('asks for a host once per source: the next batch naming it does not look it up again', () => {
     const settings = settingsOf(['--robots-dir', ROBOTS_DIR]);
     setMatcher('wasm');

@@ -36,9 +36,9 @@ const MISSING_ENTRY_BYTES = 128;
 /**
  * Bytes counted besides bytesHeld for a host's compiled rules: the objects that hold them (AgentRules, the
  * matcher's ruleset, their residency, the entry) and their block's overhead in WebAssembly memory. Measured
- * (test/cli-memory.test.ts): for a typical file they are most of what a host costs, about 2 KB in all.
+ * (test/cli-memory.test.ts): for a typical file they are most of what a host costs, about 1.5 KB in all.
  */
-const RULES_ENTRY_BYTES = 1_500;
+const RULES_ENTRY_BYTES = 950;
 
 /**
  * The buffer files are read into, one per thread, grown to the largest limit asked: a fresh zero-filled
@@ -85,7 +85,9 @@ export function readBounded(path: string, maxBytes: number): Uint8Array | null {
 /** Compiles `body` for the agent. */
 function compile(body: Uint8Array, settings: FilterSettings): AgentRules {
   const robots = parseRobotsTxt(body, { profile: settings.profile, maxBytes: settings.maxRobotsBytes });
-  return robots.forAgent(settings.agent);
+  // Indexed at once: the line scanner keeps the ruleset's address (a tier switch would move it), and the
+  // rules LRU counts an entry's bytes once, when it is stored.
+  return robots.forAgent(settings.agent, { indexed: true });
 }
 
 /** A host name that can be a file name in the directory: nothing that leaves it or names it. */
@@ -140,14 +142,18 @@ export class DirectorySource implements RobotsSource {
 
   rulesFor(host: string | undefined, defaultPort: string | undefined): HostRules {
     if (host === undefined) return null;
-    const known = this.cache.get(host);
-    if (known !== undefined) return known;
     const alternative = defaultPort === undefined ? undefined : `${host}_${defaultPort}`;
+    // Which file answers depends on the scheme's default port (`host_443` for https only), so the rules are
+    // kept by both: http://h and https://h must not share what one of them found, nor https://h (file h, else
+    // h_443) with http://h:443 (the host h_443: file h_443 alone). A space is in no host.
+    const key = defaultPort === undefined ? host : `${host} ${defaultPort}`;
+    const known = this.cache.get(key);
+    if (known !== undefined) return known;
     let body = isFileName(host) ? readBounded(join(this.dir, host), this.settings.maxRobotsBytes) : null;
     if (body === null && alternative !== undefined && isFileName(alternative))
       body = readBounded(join(this.dir, alternative), this.settings.maxRobotsBytes);
     const rules = body === null ? null : compile(body, this.settings);
-    this.cache.set(host, rules);
+    this.cache.set(key, rules);
     return rules;
   }
 }
