@@ -1,5 +1,5 @@
 /**
- * The real-world corpus (/work/shared/corpus/README.md): every file parses, and what comes out obeys the
+ * The real-world corpus (../shared/corpus/README.md): every file parses, and what comes out obeys the
  * invariants that hold for any input. Failures are collected per file and reported together, naming the
  * file, so one odd site does not hide the others.
  */
