@@ -406,8 +406,9 @@ describe('inputs a network fetch must bound', () => {
 
   it('a custom fetch that returns something other than a Response is an outcome, not a rejection', async () => {
     for (const answer of [undefined, null, 'ok', { status: 200 }, { status: 200, headers: {}, body: null }]) {
+      // The custom fetch answers itself: nothing is sent, and the URL is loopback all the same.
       const fetch = (() => Promise.resolve(answer)) as unknown as FetchLike;
-      const result = await fetchRobotsTxt('https://example.com/', { userAgent: UA, fetch });
+      const result = await fetchRobotsTxt('http://127.0.0.1/', { userAgent: UA, fetch });
       expect(result).toMatchObject({ outcome: 'disallow-all', reason: 'invalid-response', status: 0 });
     }
   });
@@ -415,7 +416,7 @@ describe('inputs a network fetch must bound', () => {
   it('a body of something other than bytes breaks off: unreachable', async () => {
     const body = new ReadableStream({ start: (controller) => (controller.enqueue('text, not bytes'), controller.close()) });
     const fetch = (() => Promise.resolve(new Response(body as unknown as ReadableStream<Uint8Array>))) as FetchLike;
-    const result = await fetchRobotsTxt('https://example.com/', { userAgent: UA, fetch });
+    const result = await fetchRobotsTxt('http://127.0.0.1/', { userAgent: UA, fetch });
     expect(result).toMatchObject({ outcome: 'disallow-all', reason: 'body-interrupted' });
   });
 });

@@ -13,7 +13,7 @@
  *                       bit 2 PATH_ENDS_AT_NUL: the URL's path ends at its first NUL byte, once located
  *                             (google: its reference reads the path as a C string)
  *                       bit 3 SCAN: the scan tier (below): no prefix index, no automaton, every rule in
- *                             the pattern list; the matchers read it as any block, only hosts look at the bit
+ *                             the pattern list; the matchers read it like every other block, only hosts look at the bit
  *  8  u32  ruleCount
  * 12  u32  byteLength   of the whole block
  * 16  u32  prefixCount          entries in the prefix index
