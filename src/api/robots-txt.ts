@@ -157,9 +157,15 @@ export class RobotsTxt {
     const compileKey = this.compileKey(key);
     const known = this.compiledFor(compileKey);
     if (known !== undefined) return indexedIf(known, options);
+    const { selection, records } = this.selectionFor(compileKey);
+    return this.compile(compileKey === ANY_OTHER_AGENT ? undefined : compileKey, selection, records, options);
+  }
+
+  /** From the full parse: the groups that apply for a compile key, and their rules alone (RuleRecords.select()). */
+  private selectionFor(compileKey: string): { readonly selection: Selection; readonly records: RuleRecords } {
     const { groups, rules } = this.parsed();
-    const selection = selectGroups(groups, compileKey === ANY_OTHER_AGENT ? undefined : key);
-    return this.compile(compileKey === ANY_OTHER_AGENT ? undefined : key, selection, rules.select(selection.groups), options);
+    const selection = selectGroups(groups, compileKey === ANY_OTHER_AGENT ? undefined : compileKey);
+    return { selection, records: rules.select(selection.groups) };
   }
 
   /** Compiles `selection` (its rules `records`) for the agent of `key`, or for every agent no group names. */
@@ -177,11 +183,8 @@ export class RobotsTxt {
 
   /** @internal What forAgent(agent)'s rules show in explain(), built without compiling them (RobotsCache). */
   ruleTableFor(agent: string): RuleTable {
-    const { groups, rules } = this.parsed();
-    const key = this.compileKey(this.profileRules.agentKey(agent));
-    const selection = selectGroups(groups, key === ANY_OTHER_AGENT ? undefined : key);
-    const own = rules.select(selection.groups);
-    return new RuleTable(own, compileRules(own, own.all(), this.profileRules));
+    const { records } = this.selectionFor(this.compileKey(this.profileRules.agentKey(agent)));
+    return new RuleTable(records, compileRules(records, records.all(), this.profileRules));
   }
 
   /** The agent's key when a group names it, else ANY_OTHER_AGENT (from the full parse). */

@@ -14,6 +14,7 @@ import {
 } from './library.js';
 import { DEFAULT_USER_AGENT, jsonLine, outcomeText, printable, statusText, writeOut } from './report.js';
 import { readUpTo } from './check.js';
+import { withBody } from './response-body.js';
 import { EXIT_LINT_ERRORS, EXIT_OK, oneOf, readArguments, UsageError, wholeNumber } from './usage.js';
 
 /** Bytes of a file or response linted: past Google's 500 KiB, so that the linter can say what lies beyond it. */
@@ -94,14 +95,7 @@ function recordingFetch(): { readonly fetch: FetchLike; body(): Uint8Array } {
       },
     });
     const body = response.body === null ? null : response.body.pipeThrough(copy);
-    return {
-      status: response.status,
-      type: response.type,
-      url: response.url,
-      redirected: response.redirected,
-      headers: response.headers,
-      body,
-    };
+    return withBody(response, body);
   };
   return { fetch, body: () => Buffer.concat(chunks).subarray(0, LINT_MAX_BYTES) };
 }

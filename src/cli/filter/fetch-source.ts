@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fetchRobotsTxt, type FetchInit, type ResponseShape } from '../library.js';
 import type { FilterSettings, RobotsSourceSetting } from './options.js';
 import type { FetchedVerdict } from './robots-source.js';
+import { withBody } from '../response-body.js';
 import { readUrlField, type UrlField } from './url-field.js';
 
 type FetchSetting = Extract<RobotsSourceSetting, { kind: 'fetch' }>;
@@ -63,14 +64,7 @@ export class FetchResolver {
     if (response.status < 200 || response.status > 299 || response.body === null) return response;
     const [ours, theirs] = response.body.tee();
     this.bodies.set(url, readAtMost(ours, this.settings.maxRobotsBytes + 1));
-    return {
-      status: response.status,
-      type: response.type,
-      url: response.url,
-      redirected: response.redirected,
-      headers: response.headers,
-      body: theirs,
-    };
+    return withBody(response, theirs);
   };
 
   /** Fetches the robots.txt of every host of `batch` not fetched yet. */
