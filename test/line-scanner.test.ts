@@ -276,6 +276,9 @@ describe('hosts taught once, for every batch after', () => {
       // http://h:443 names the file h_443 alone; https://h names h, else h_443: one must not answer for the other.
       expect(decideBatch(encoder.encode('http://example.com:0443/\n'), settings, source)).toMatchObject({ allowed: 0, disallowed: 1 });
       expect(decideBatch(encoder.encode('https://example.com/\n'), settings, source)).toMatchObject({ allowed: 1, disallowed: 0 });
+      // And within one batch, through both the scanner and the per-batch map of the line-by-line reading.
+      const mixed = decideBatch(encoder.encode('https://secure.io/\nhttp://secure.io/\n'), settings, openSource(settings));
+      expect(mixed).toMatchObject({ allowed: 1, disallowed: 1, hosts: ['secure.io'], hostsWithoutRobots: ['secure.io'] });
     }
     setMatcher('wasm');
   });

@@ -3,7 +3,7 @@
  * WebAssembly fast path (./scanned.ts), which must agree byte for byte.
  */
 import type { FilterSettings } from './options.js';
-import type { HostRules, RobotsSource } from './robots-source.js';
+import { rulesKey, type HostRules, type RobotsSource } from './robots-source.js';
 import type { UrlField } from './url-field.js';
 
 export interface BatchResult {
@@ -55,18 +55,25 @@ export function decideLine(rules: HostRules, url: string, settings: FilterSettin
  * (whose keys are then the hosts the batch names): the source's LRU is touched once, not once a line.
  */
 export function rulesOfField(field: UrlField, source: RobotsSource, hostRules: Map<string, HostRules>): HostRules {
-  let rules = field.host === undefined ? undefined : hostRules.get(field.host);
+  const key = field.host === undefined ? undefined : rulesKey(field.host, field.defaultPort);
+  let rules = key === undefined ? undefined : hostRules.get(key);
   if (rules === undefined) {
     rules = source.rulesFor(field.host, field.defaultPort);
-    if (field.host !== undefined) hostRules.set(field.host, rules);
+    if (key !== undefined) hostRules.set(key, rules);
   }
   return rules;
+}
+
+/** The host a rulesKey() names. */
+function hostOfKey(key: string): string {
+  const space = key.indexOf(' ');
+  return space < 0 ? key : key.slice(0, space);
 }
 
 /** What a batch's hosts were: each once, and those with no robots.txt known. */
 export function hostsOf(hostRules: ReadonlyMap<string, HostRules>): Pick<BatchResult, 'hosts' | 'hostsWithoutRobots'> {
   return {
-    hosts: [...hostRules.keys()],
-    hostsWithoutRobots: [...hostRules].filter(([, rules]) => rules === null).map(([host]) => host),
+    hosts: [...new Set([...hostRules.keys()].map(hostOfKey))],
+    hostsWithoutRobots: [...new Set([...hostRules].filter(([, rules]) => rules === null).map(([key]) => hostOfKey(key)))],
   };
 }

@@ -83,6 +83,16 @@ export function readBounded(path: string, maxBytes: number): Uint8Array | null {
 }
 
 /** Compiles `body` for the agent. */
+/**
+ * What a host's rules are kept by. Which file answers depends on the scheme's default port (`host_443` for
+ * https only), so the rules are kept by both: http://h and https://h must not share what one of them found,
+ * nor https://h (file h, else h_443) with http://h:443 (the host h_443: file h_443 alone). A space is in no
+ * host, so the host is the key up to its first space.
+ */
+export function rulesKey(host: string, defaultPort: string | undefined): string {
+  return defaultPort === undefined ? host : `${host} ${defaultPort}`;
+}
+
 function compile(body: Uint8Array, settings: FilterSettings): AgentRules {
   const robots = parseRobotsTxt(body, { profile: settings.profile, maxBytes: settings.maxRobotsBytes });
   // Indexed at once: the line scanner keeps the ruleset's address (a tier switch would move it), and the
@@ -143,10 +153,7 @@ export class DirectorySource implements RobotsSource {
   rulesFor(host: string | undefined, defaultPort: string | undefined): HostRules {
     if (host === undefined) return null;
     const alternative = defaultPort === undefined ? undefined : `${host}_${defaultPort}`;
-    // Which file answers depends on the scheme's default port (`host_443` for https only), so the rules are
-    // kept by both: http://h and https://h must not share what one of them found, nor https://h (file h, else
-    // h_443) with http://h:443 (the host h_443: file h_443 alone). A space is in no host.
-    const key = defaultPort === undefined ? host : `${host} ${defaultPort}`;
+    const key = rulesKey(host, defaultPort);
     const known = this.cache.get(key);
     if (known !== undefined) return known;
     let body = isFileName(host) ? readBounded(join(this.dir, host), this.settings.maxRobotsBytes) : null;
