@@ -28,6 +28,7 @@ import { pathParamsQuery } from '../src/engine/url-path.js';
 import { WasmBackend, createWasmBackend } from '../src/engine/wasm-backend.js';
 import { QUERY_PATH, QUERY_URL, QUERY_VERDICT_ONLY, type LoadedRuleset } from '../src/engine/backend.js';
 import { patternList } from './support/pattern-list.js';
+import { parseRobotsTxt } from '../src/platform/inline.js';
 
 const wasmModule = new WebAssembly.Module(readFileSync(new URL('../build/matcher.wasm', import.meta.url)));
 const encoder = new TextEncoder();
@@ -702,5 +703,57 @@ describe('wildcard-heavy rulesets: the piece automaton decides as rule-by-rule m
       ),
       { numRuns: 400 },
     );
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------
+
+describe('the uncompiled tier decides as the compiled tiers', () => {
+  /** Patterns of Google's index.html rule (an allow of `…/index.htm…` also allows `…/$`), escaped and not. */
+  const indexPagePattern = fc.constantFrom(
+    '/index.html',
+    '/a/index.htm',
+    '/*/index.html$',
+    '/a/index.htm%41',
+    '/é/index.html',
+    '/a%2f/index.html',
+  );
+  const rules = (urls: readonly string[]): fc.Arbitrary<RuleText[]> =>
+    fc.array(
+      fc.oneof(
+        { weight: 2, arbitrary: ruleText },
+        { weight: 2, arbitrary: derivedRule(urls) },
+        { weight: 1, arbitrary: fc.record({ allow: fc.constant(true), pattern: indexPagePattern }) },
+      ),
+      { maxLength: 10 },
+    );
+
+  // src/engine/record-matcher.ts: the first verdicts of a ruleset, from its rules as written, with nothing
+  // compiled. Each URL is asked of rules fresh from the file, so that each is a first verdict; the answer
+  // must be the indexed tier's, which the tests above hold to the reference executor and the oracle.
+  it("gives the indexed tier's verdict on random files and URLs, through the URL string and the URL object entries", () => {
+    let uncompiled = 0;
+    fc.assert(
+      fc.property(
+        fc.array(urlText, { minLength: 1, maxLength: 6 }).chain((urls) => fc.tuple(rules(urls), fc.constant(urls))),
+        fc.constantFrom('rfc9309', 'google'),
+        ([ruleTexts, urls], profile) => {
+          const body = `User-agent: *\n${ruleTexts.map((rule) => `${rule.allow ? 'Allow' : 'Disallow'}: ${rule.pattern}`).join('\n')}\n`;
+          const indexed = parseRobotsTxt(body, { profile }).forAgent('ExampleBot', { indexed: true });
+          for (const url of urls) {
+            const fresh = parseRobotsTxt(body, { profile }).forAgent('ExampleBot');
+            // Rules of more pattern bytes than RECORD_MAX_PATTERN_BYTES are compiled at once.
+            if (fresh.tier === 'uncompiled') uncompiled++;
+            expect(fresh.isAllowed(url), `${JSON.stringify(url)} in ${JSON.stringify(body)}`).toBe(indexed.isAllowed(url));
+            if (!URL.canParse(url, 'http://h.com')) continue;
+            const object = new URL(url, 'http://h.com');
+            const freshObject = parseRobotsTxt(body, { profile }).forAgent('ExampleBot');
+            expect(freshObject.isAllowed(object), `${object.href} in ${JSON.stringify(body)}`).toBe(indexed.isAllowed(object));
+          }
+        },
+      ),
+      { numRuns: 3000 },
+    );
+    expect(uncompiled).toBeGreaterThan(3000);
   });
 });

@@ -32,7 +32,8 @@ async function freshEngine(): Promise<{ engine: Engine; rules: AgentRules; befor
   vi.resetModules();
   const engine = (await import('../src/platform/inline.js')) as Engine;
   engine.setMatcher('wasm');
-  const rules = engine.parseRobotsTxt(SITE).forAgent('ExampleBot');
+  // Compiled at once: by default the first verdict is read with nothing compiled, and a 10 MB URL compiles them.
+  const rules = engine.parseRobotsTxt(SITE).forAgent('ExampleBot', { indexed: true });
   expect(engine.matcherInfo().kind).toBe('wasm');
   return { engine, rules, before: engine.matcherInfo().wasmBytesInUse };
 }

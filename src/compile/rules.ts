@@ -54,6 +54,40 @@ function indexPageAt(out: Uint8Array, at: number, end: number): boolean {
   return true;
 }
 
+/**
+ * Whether the pattern source[start, end), as written, can ever match: empty patterns have no effect, and a
+ * path starts with `/`, so a pattern must start with `/` or `*` (percent-encoding keeps both and makes neither).
+ */
+export function canMatch(source: Uint8Array, start: number, end: number): boolean {
+  const first = source[start];
+  return end > start && (first === SLASH || first === STAR);
+}
+
+/**
+ * Google's index.html rule: for the normalized allow pattern bytes[start, end) of the form `…/index.htm…`,
+ * the length of the `…/$` it also allows; 0 for any other pattern.
+ */
+export function indexPageDirectoryLength(bytes: Uint8Array, start: number, end: number): number {
+  let slash = end - 1;
+  while (slash >= start && bytes[slash] !== SLASH) slash--;
+  return slash >= start && indexPageAt(bytes, slash, end) ? slash - start + 2 : 0;
+}
+
+/** Writes at `at` the `…/$` pattern (of `length` bytes, indexPageDirectoryLength) derived from the pattern at `start`. */
+export function writeIndexPageDirectory(bytes: Uint8Array, start: number, length: number, at: number): void {
+  bytes.copyWithin(at, start, start + length - 1);
+  bytes[at + length - 1] = DOLLAR;
+}
+
+/**
+ * A rule's priority as one number, lower first: the normalized pattern's length in octets, longer first
+ * (`*` and `$` counted: RFC 9309 §2.2.2, the most specific match wins), then allow before disallow. Even
+ * for an allow.
+ */
+export function priorityOf(length: number, allow: boolean): number {
+  return (LENGTH_LIMIT - length) * 2 + (allow ? 0 : 1);
+}
+
 const newBytes = (length: number): Uint8Array => new Uint8Array(length);
 const newWords = (length: number): Uint32Array => new Uint32Array(length);
 // The rules as read, in line order: their normalized patterns, and sort keys that put them in priority order.
@@ -102,30 +136,24 @@ export function compileRules(records: RuleRecords, ranges: readonly RuleRange[],
     starts[count] = start;
     lengths[count] = length;
     sources[count] = from;
-    keys[count] = ((LENGTH_LIMIT - length) * 2 + (allow ? 0 : 1)) * ORDER_BITS + count;
+    keys[count] = priorityOf(length, allow) * ORDER_BITS + count;
     count++;
   };
   for (const range of ranges) {
     for (let rule = range.firstRule; rule < range.endRule; rule++) {
       const start = records.start(rule);
       const end = records.end(rule);
-      const first = source[start];
-      // Empty, or neither `/` nor `*` first (percent-encoding keeps both and makes neither).
-      if (end === start || (first !== SLASH && first !== STAR)) continue;
+      if (!canMatch(source, start, end)) continue;
       bytes = patternScratch.grow(bytes, at + 3 * (end - start), at);
       const patternStart = at;
       at = percentNormalizeInto(source, start, end, profile.normalizeUrl, bytes, at);
       const allow = records.isAllow(rule);
       add(patternStart, at - patternStart, allow, rule);
       if (!allow || !profile.indexHtmlRule) continue;
-      let slash = at - 1;
-      while (slash >= patternStart && bytes[slash] !== SLASH) slash--;
-      if (slash < patternStart || !indexPageAt(bytes, slash, at)) continue;
-      // For `…/index.htm…`, the pattern `…/$` that Google also allows.
-      const directoryLength = slash - patternStart + 2;
+      const directoryLength = indexPageDirectoryLength(bytes, patternStart, at);
+      if (directoryLength === 0) continue;
       bytes = patternScratch.grow(bytes, at + directoryLength, at);
-      bytes.copyWithin(at, patternStart, slash + 1);
-      bytes[at + directoryLength - 1] = DOLLAR;
+      writeIndexPageDirectory(bytes, patternStart, directoryLength, at);
       add(at, directoryLength, true, rule | DERIVED);
       at += directoryLength;
     }

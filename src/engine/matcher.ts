@@ -55,9 +55,7 @@ function decideLocatedPath(block: Uint8Array, located: Uint8Array, useAutomaton:
   const view = new DataView(block.buffer, block.byteOffset, block.byteLength);
   const flags = view.getUint32(HEADER_FLAGS, true);
   const ruleCount = view.getUint32(HEADER_RULE_COUNT, true);
-  let path = located;
-  if (flags & RULESET_PATH_ENDS_AT_NUL) path = beforeFirstNul(path);
-  if (flags & RULESET_NORMALIZE_URL) path = percentNormalize(path, true);
+  const path = pathForRules(located, (flags & RULESET_PATH_ENDS_AT_NUL) !== 0, (flags & RULESET_NORMALIZE_URL) !== 0);
   if (flags & RULESET_ROBOTS_TXT_ALLOWED && isRobotsTxt(path)) return ROBOTS_TXT_IMPLICIT_ALLOW;
 
   const automaton = useAutomaton ? automatonOf(block, view) : undefined;
@@ -68,13 +66,24 @@ function decideLocatedPath(block: Uint8Array, located: Uint8Array, useAutomaton:
     if (automaton !== undefined && (ruleFlags & RULE_IN_AUTOMATON) !== 0) continue;
     const offset = view.getUint32(entry + RULE_PATTERN_OFFSET, true);
     const length = view.getUint16(entry + RULE_PATTERN_LENGTH, true);
-    if (matches(path, block.subarray(offset, offset + length), (ruleFlags & RULE_END_ANCHORED) !== 0)) {
+    if (matchesPattern(path, block, offset, offset + length, (ruleFlags & RULE_END_ANCHORED) !== 0)) {
       if (automaton === undefined) return index;
       const earlier = automaton.scanPieces(path, index);
       return earlier === NO_MATCH ? index : earlier;
     }
   }
   return automaton === undefined ? NO_MATCH : automaton.scanPieces(path, ruleCount);
+}
+
+/**
+ * The located path as the rules see it: cut at its first NUL (`pathEndsAtNul`, Google's C string), then
+ * percent-normalized like the patterns (`normalizeUrl`, RFC 9309 §2.2.2).
+ */
+export function pathForRules(located: Uint8Array, pathEndsAtNul: boolean, normalizeUrl: boolean): Uint8Array {
+  let path = located;
+  if (pathEndsAtNul) path = beforeFirstNul(path);
+  if (normalizeUrl) path = percentNormalize(path, true);
+  return path;
 }
 
 /** Whether the rule at `index` allows (an out-of-table index means nothing disallowed). */
@@ -89,14 +98,17 @@ function beforeFirstNul(path: Uint8Array): Uint8Array {
   return nul < 0 ? path : path.subarray(0, nul);
 }
 
-function isRobotsTxt(path: Uint8Array): boolean {
+/** Whether `path` is `/robots.txt`, with or without a query (RFC 9309 §2.2.2 allows it implicitly). */
+export function isRobotsTxt(path: Uint8Array): boolean {
   if (path.length < ROBOTS_TXT.length) return false;
   if (path.length > ROBOTS_TXT.length && path[ROBOTS_TXT.length] !== 0x3f /* ? */) return false;
   return ROBOTS_TXT.every((byte, i) => path[i] === byte);
 }
 
 /**
- * Anchored at the start; `*` matches any run of bytes; `anchored` pins the end.
+ * Whether the pattern pattern[start, end) matches `path`: anchored at the start; `*` matches any run of
+ * bytes (runs of `*` and a trailing `*` included); `anchored` pins the end (the pattern's final `$`, taken
+ * off by the caller).
  *
  * Google's reference tracks every path position the pattern read so far can end at. After a `*` that set
  * is "every position from its smallest on", so only the earliest end of the piece before the next `*`
@@ -104,42 +116,43 @@ function isRobotsTxt(path: Uint8Array): boolean {
  * O(|path| × |pattern|) even for `/a*a*a*…b` against a long path, where the set-based form is quadratic in
  * the number of pieces too.
  */
-function matches(path: Uint8Array, pattern: Uint8Array, anchored: boolean): boolean {
-  const pieces = splitAt(pattern, STAR);
-  const first = pieces[0] as Uint8Array;
-  if (!occursAt(path, first, 0)) return false;
-  if (pieces.length === 1) return !anchored || path.length === first.length;
-  let position = first.length;
-  for (let i = 1; i < pieces.length - 1; i++) {
-    const piece = pieces[i] as Uint8Array;
-    const found = indexOfBytes(path, piece, position);
+export function matchesPattern(path: Uint8Array, pattern: Uint8Array, start: number, end: number, anchored: boolean): boolean {
+  // The first piece is compared as it is read: most patterns differ from a path within a byte or two.
+  let pieceEnd = start;
+  for (; pieceEnd < end; pieceEnd++) {
+    const byte = pattern[pieceEnd] as number;
+    if (byte === STAR) break;
+    if (path[pieceEnd - start] !== byte) return false;
+  }
+  if (pieceEnd === end) return !anchored || path.length === end - start;
+  let position = pieceEnd - start;
+  for (let pieceStart = pieceEnd + 1; ; pieceStart = pieceEnd + 1) {
+    pieceEnd = starOrEnd(pattern, pieceStart, end);
+    const length = pieceEnd - pieceStart;
+    if (pieceEnd === end && anchored)
+      return path.length - length >= position && occursAt(path, path.length - length, pattern, pieceStart, end);
+    const found = indexOfPiece(path, position, pattern, pieceStart, pieceEnd);
     if (found < 0) return false;
-    position = found + piece.length;
+    if (pieceEnd === end) return true;
+    position = found + length;
   }
-  const last = pieces[pieces.length - 1] as Uint8Array;
-  if (anchored) return path.length - last.length >= position && occursAt(path, last, path.length - last.length);
-  return indexOfBytes(path, last, position) >= 0;
 }
 
-function splitAt(bytes: Uint8Array, separator: number): Uint8Array[] {
-  const pieces: Uint8Array[] = [];
-  let start = 0;
-  for (let i = 0; i <= bytes.length; i++) {
-    if (i === bytes.length || bytes[i] === separator) {
-      pieces.push(bytes.subarray(start, i));
-      start = i + 1;
-    }
-  }
-  return pieces;
+/** The first `*` in pattern[from, end), or `end`. */
+function starOrEnd(pattern: Uint8Array, from: number, end: number): number {
+  for (let i = from; i < end; i++) if (pattern[i] === STAR) return i;
+  return end;
 }
 
-function occursAt(haystack: Uint8Array, needle: Uint8Array, at: number): boolean {
-  if (at + needle.length > haystack.length) return false;
-  for (let i = 0; i < needle.length; i++) if (haystack[at + i] !== needle[i]) return false;
+/** Whether the piece pattern[start, end) occurs in `path` at `at`. */
+function occursAt(path: Uint8Array, at: number, pattern: Uint8Array, start: number, end: number): boolean {
+  if (at + end - start > path.length) return false;
+  for (let i = start; i < end; i++) if (path[at + i - start] !== pattern[i]) return false;
   return true;
 }
 
-function indexOfBytes(haystack: Uint8Array, needle: Uint8Array, from: number): number {
-  for (let at = from; at + needle.length <= haystack.length; at++) if (occursAt(haystack, needle, at)) return at;
+/** Where the piece pattern[start, end) first occurs in `path` from `from` on, or -1. */
+function indexOfPiece(path: Uint8Array, from: number, pattern: Uint8Array, start: number, end: number): number {
+  for (let at = from; at + end - start <= path.length; at++) if (occursAt(path, at, pattern, start, end)) return at;
   return -1;
 }

@@ -12,34 +12,51 @@ function isPathStart(byte: number): boolean {
   return byte === SLASH || byte === 0x3f /* ? */ || byte === 0x3b; /* ; */
 }
 
-function findFrom(bytes: Uint8Array, from: number, test: (byte: number) => boolean): number {
-  for (let i = from; i < bytes.length; i++) if (test(bytes[i] as number)) return i;
-  return bytes.length;
+function pathStartFrom(bytes: Uint8Array, from: number, length: number): number {
+  for (let i = from; i < length; i++) if (isPathStart(bytes[i] as number)) return i;
+  return length;
 }
 
-function findSchemeSeparator(bytes: Uint8Array, from: number): number {
-  for (let i = from; i + 3 <= bytes.length; i++) {
+function hashFrom(bytes: Uint8Array, from: number, length: number): number {
+  for (let i = from; i < length; i++) if (bytes[i] === HASH) return i;
+  return length;
+}
+
+function findSchemeSeparator(bytes: Uint8Array, from: number, length: number): number {
+  for (let i = from; i + 3 <= length; i++) {
     if (bytes[i] === 0x3a && bytes[i + 1] === SLASH && bytes[i + 2] === SLASH) return i;
   }
-  return bytes.length;
+  return length;
 }
 
 const ROOT = Uint8Array.of(SLASH);
 
-/** The path, params and query of `url` (UTF-8 bytes), starting with `/`. */
-export function pathParamsQuery(url: Uint8Array): Uint8Array {
-  const length = url.length;
+/**
+ * Where the path, params and query of url[0, length) (UTF-8 bytes) start, or -1 when it has none (the path
+ * is then `/`); they end at pathEnd().
+ */
+export function pathStart(url: Uint8Array, length: number): number {
   const searchStart = length >= 2 && url[0] === SLASH && url[1] === SLASH ? 2 : 0;
-  const earlyPath = findFrom(url, searchStart, isPathStart);
-  let protocolEnd = findSchemeSeparator(url, searchStart);
+  const earlyPath = pathStartFrom(url, searchStart, length);
+  let protocolEnd = findSchemeSeparator(url, searchStart, length);
   if (earlyPath < protocolEnd) protocolEnd = length;
   protocolEnd = protocolEnd >= length ? searchStart : protocolEnd + 3;
 
-  const pathStart = findFrom(url, protocolEnd, isPathStart);
-  if (pathStart >= length) return ROOT;
-  const hash = findFrom(url, searchStart, (byte) => byte === HASH);
-  if (hash < pathStart) return ROOT;
-  return withLeadingSlash(url.subarray(pathStart, hash));
+  const start = pathStartFrom(url, protocolEnd, length);
+  if (start >= length) return -1;
+  // A `#` before the path starts the fragment: there is no path.
+  return hashFrom(url, searchStart, start) < start ? -1 : start;
+}
+
+/** Where the path that starts at `start` (pathStart()) in url[0, length) ends: at the fragment, if any. */
+export function pathEnd(url: Uint8Array, start: number, length: number): number {
+  return hashFrom(url, start, length);
+}
+
+/** The path, params and query of `url` (UTF-8 bytes), starting with `/`. */
+export function pathParamsQuery(url: Uint8Array): Uint8Array {
+  const start = pathStart(url, url.length);
+  return start < 0 ? ROOT : withLeadingSlash(url.subarray(start, pathEnd(url, start, url.length)));
 }
 
 /** `path` as rules see it: with a leading `/` (added when missing, so that `""` is `/`). */

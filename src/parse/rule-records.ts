@@ -34,6 +34,15 @@ function copyPattern(from: Uint8Array, start: number, end: number, to: Uint8Arra
   return at + end - start;
 }
 
+/** Whether `bytes` hold no `%` and no octet ≥ 0x80. */
+function isPlain(bytes: Uint8Array): boolean {
+  for (let i = 0; i < bytes.length; i++) {
+    const byte = bytes[i] as number;
+    if (byte === 0x25 || byte >= 0x80) return false;
+  }
+  return true;
+}
+
 /** Words per rule: its pattern's start and end, then its 1-based line, doubled, plus 1 for an allow. */
 const WORDS = 3;
 
@@ -45,9 +54,15 @@ export class RuleRecords {
    * records a ruleset keeps (explain()) are counted exactly (bytesHeld).
    */
   private words: Uint32Array;
-  private patternBytes = 0;
+  /** Bytes of the rules' patterns, as written. */
+  patternBytes = 0;
   /** Rules so far. */
   count = 0;
+  /**
+   * Whether no pattern holds a `%` or an octet ≥ 0x80, so that each is its own percent-normalized form
+   * (src/compile/normalize.ts): known for the records select() makes, false (unknown) for others.
+   */
+  plainPatterns = false;
 
   constructor(body: Uint8Array, words: Uint32Array = new Uint32Array(INITIAL_CAPACITY * WORDS)) {
     this.buffer = body;
@@ -109,6 +124,7 @@ export class RuleRecords {
     const records = new RuleRecords(packed, words);
     records.count = count;
     records.patternBytes = bytes;
+    records.plainPatterns = isPlain(packed);
     return records;
   }
 
