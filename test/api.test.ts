@@ -149,6 +149,22 @@ describe('disposal', () => {
   });
 });
 
+describe('the body given', () => {
+  // Parts of the file are read when first needed: what is read must be what was given, not what the
+  // caller's buffer holds by then. A Node Buffer's slice() is a view, not a copy.
+  it.each([
+    ['a Uint8Array', (text: string): Uint8Array => new TextEncoder().encode(text)],
+    ['a Node Buffer', (text: string): Uint8Array => Buffer.from(text)],
+    ['a view into a larger buffer', (text: string): Uint8Array => Buffer.from(`#${text}#`).subarray(1, text.length + 1)],
+  ])('is copied when it is %s: changing it afterwards changes nothing', (_kind, bytesOf) => {
+    const given = bytesOf('User-agent: *\nDisallow: /private/\nSitemap: https://example.com/s.xml\n');
+    const robots = parseRobotsTxt(given);
+    given.fill(0x23);
+    expect(robots.forAgent('ExampleBot').isAllowed('/private/x')).toBe(false);
+    expect(robots.sitemaps).toEqual(['https://example.com/s.xml']);
+  });
+});
+
 describe('memory', () => {
   // DESIGN §3: a ruleset that is dropped gives its memory back.
   it('gives WebAssembly memory back when rules are disposed', () => {

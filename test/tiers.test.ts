@@ -64,10 +64,11 @@ describe('the uncompiled tier', () => {
     expect(listed.explain('/d1/x')).toEqual({ allowed: false, line: 3, rule: { kind: 'disallow', pattern: '/d1/' } });
   });
 
-  it(`compiles for a verdict that could cost more than RECORD_MAX_WORK (${RECORD_MAX_WORK}) byte comparisons: the URL's length times the patterns' bytes`, () => {
-    const body = `User-agent: *\nDisallow: /a*b*c*d\nAllow: /a*b*c*x\n`;
-    const patternBytes = '/a*b*c*d'.length + '/a*b*c*x'.length;
-    const longest = Math.floor(RECORD_MAX_WORK / patternBytes);
+  it(`compiles for a verdict that could cost more than RECORD_MAX_WORK (${RECORD_MAX_WORK}) byte comparisons: pattern bytes, plus the URL's length times the wildcard patterns' bytes`, () => {
+    const body = `User-agent: *\nDisallow: /a*b*c*d\nAllow: /a*b*c*x\nDisallow: /plain/\n`;
+    const patternBytes = '/a*b*c*d'.length + '/a*b*c*x'.length + '/plain/'.length;
+    const wildcardBytes = '/a*b*c*d'.length + '/a*b*c*x'.length;
+    const longest = Math.floor((RECORD_MAX_WORK - patternBytes) / wildcardBytes);
     const url = (length: number): string => `/${'a'.repeat(length - 2)}d`;
     const within = parseRobotsTxt(body).forAgent('ExampleBot');
     expect(within.isAllowed(url(longest))).toBe(true);
@@ -80,6 +81,10 @@ describe('the uncompiled tier', () => {
         .forAgent('ExampleBot')
         .isAllowed(`/a${'b'.repeat(longest)}cd`),
     ).toBe(false);
+    // Plain patterns cost at most their own length, whatever the URL's.
+    const plain = parseRobotsTxt('User-agent: *\nDisallow: /plain/\nAllow: /plain/open$\n').forAgent('ExampleBot');
+    expect(plain.isAllowed(`/plain/${'x'.repeat(4 * RECORD_MAX_WORK)}`)).toBe(false);
+    expect(plain.tier).toBe('uncompiled');
   });
 });
 

@@ -79,9 +79,11 @@ export const SCAN_CHECKS = 16;
 export const RECORD_CHECKS = 1;
 
 /**
- * A verdict from the records costs at most the URL's length times the patterns' bytes in byte comparisons
- * (every rule is tried; the compiled tiers' automaton keeps hostile rules linear instead). Beyond this
- * many, the rules are compiled for it: about a millisecond at worst.
+ * What a verdict from the records may cost, in byte comparisons, before the rules are compiled for it
+ * instead. Every rule is tried: a plain pattern costs at most its length, but a wildcard pattern up to the
+ * URL's length times its own (the compiled tiers' automaton keeps hostile rules linear instead). So the
+ * records answer while their pattern bytes plus the URL's length times their wildcard patterns' bytes stay
+ * within this: about a millisecond at worst, where compiling a file of that many pattern bytes costs more.
  */
 export const RECORD_MAX_WORK = 2 ** 20;
 
@@ -274,7 +276,8 @@ export class AgentRules {
     const isPath = typeof url !== 'string';
     const input = isPath ? requestPath(url) : url;
     const records = this.records as RuleRecords;
-    if (input.length * records.patternBytes <= RECORD_MAX_WORK) return recordsAllow(records, this.profile, input, isPath);
+    if (records.patternBytes + input.length * records.wildcardBytes <= RECORD_MAX_WORK)
+      return recordsAllow(records, this.profile, input, isPath);
     this.recordChecksLeft = 0;
     return this.forChecks(1).query(input, (isPath ? QUERY_PATH : QUERY_URL) | QUERY_VERDICT_ONLY) === 1;
   }

@@ -249,8 +249,8 @@ export function parseRobotsTxt(body: string | Uint8Array, options: ParseOptions 
   const maxBytes = checkMaxBytes(options.maxBytes ?? DEFAULT_MAX_BYTES);
   const { bytes, totalBytes, endsMidLine, owned } = limitBody(body, maxBytes);
   // Kept for the parts parsed later: a copy of exactly what is read, which the caller can neither change
-  // nor pin more of.
-  const kept = owned ? bytes : bytes.slice();
+  // nor pin more of (a plain Uint8Array: a Node Buffer's slice() would be a view).
+  const kept = owned ? bytes : new Uint8Array(bytes);
   const read = currentRecordReader();
   return new RobotsTxt({ bytes: kept, bytesIgnored: totalBytes - bytes.length, maxBytes, endsMidLine, read }, bytes.length, profile);
 }

@@ -34,15 +34,6 @@ function copyPattern(from: Uint8Array, start: number, end: number, to: Uint8Arra
   return at + end - start;
 }
 
-/** Whether `bytes` hold no `%` and no octet ≥ 0x80. */
-function isPlain(bytes: Uint8Array): boolean {
-  for (let i = 0; i < bytes.length; i++) {
-    const byte = bytes[i] as number;
-    if (byte === 0x25 || byte >= 0x80) return false;
-  }
-  return true;
-}
-
 /** Words per rule: its pattern's start and end, then its 1-based line, doubled, plus 1 for an allow. */
 const WORDS = 3;
 
@@ -63,6 +54,8 @@ export class RuleRecords {
    * (src/compile/normalize.ts): known for the records select() makes, false (unknown) for others.
    */
   plainPatterns = false;
+  /** Bytes of the patterns that hold a `*`: known for the records select() makes, all of them for others. */
+  wildcardBytes = Infinity;
 
   constructor(body: Uint8Array, words: Uint32Array = new Uint32Array(INITIAL_CAPACITY * WORDS)) {
     this.buffer = body;
@@ -124,8 +117,28 @@ export class RuleRecords {
     const records = new RuleRecords(packed, words);
     records.count = count;
     records.patternBytes = bytes;
-    records.plainPatterns = isPlain(packed);
+    records.classifyPatterns();
     return records;
+  }
+
+  /** Finds plainPatterns and wildcardBytes. */
+  private classifyPatterns(): void {
+    const patterns = this.buffer;
+    let plain = true;
+    let wildcardBytes = 0;
+    for (let rule = 0; rule < this.count; rule++) {
+      const start = this.start(rule);
+      const end = this.end(rule);
+      let wildcard = false;
+      for (let i = start; i < end; i++) {
+        const byte = patterns[i] as number;
+        if (byte === 0x2a /* * */) wildcard = true;
+        else if (byte === 0x25 /* % */ || byte >= 0x80) plain = false;
+      }
+      if (wildcard) wildcardBytes += end - start;
+    }
+    this.plainPatterns = plain;
+    this.wildcardBytes = wildcardBytes;
   }
 
   /** Every rule, as one range (what compiling the records select() made reads). */
