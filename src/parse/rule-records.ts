@@ -104,12 +104,25 @@ export class RuleRecords {
     const buffer = new ArrayBuffer(count * WORDS * 4 + bytes);
     const words = new Uint32Array(buffer, 0, count * WORDS);
     const packed = new Uint8Array(buffer, count * WORDS * 4, bytes);
+    const body = this.buffer;
     let at = 0;
     let to = 0;
+    // Copied byte by byte, each pattern classified on the way (plainPatterns, wildcardBytes).
+    let plain = true;
+    let wildcardBytes = 0;
     for (const { firstRule, endRule } of ranges) {
       for (let rule = firstRule; rule < endRule; rule++, to += WORDS) {
+        const start = from[rule * WORDS] as number;
+        const end = from[rule * WORDS + 1] as number;
+        let wildcard = false;
         words[to] = at;
-        at = copyPattern(this.buffer, from[rule * WORDS] as number, from[rule * WORDS + 1] as number, packed, at);
+        for (let i = start; i < end; i++) {
+          const byte = body[i] as number;
+          packed[at++] = byte;
+          if (byte === 0x2a /* * */) wildcard = true;
+          else if (byte === 0x25 /* % */ || byte >= 0x80) plain = false;
+        }
+        if (wildcard) wildcardBytes += end - start;
         words[to + 1] = at;
         words[to + 2] = from[rule * WORDS + 2] as number;
       }
@@ -117,28 +130,9 @@ export class RuleRecords {
     const records = new RuleRecords(packed, words);
     records.count = count;
     records.patternBytes = bytes;
-    records.classifyPatterns();
+    records.plainPatterns = plain;
+    records.wildcardBytes = wildcardBytes;
     return records;
-  }
-
-  /** Finds plainPatterns and wildcardBytes. */
-  private classifyPatterns(): void {
-    const patterns = this.buffer;
-    let plain = true;
-    let wildcardBytes = 0;
-    for (let rule = 0; rule < this.count; rule++) {
-      const start = this.start(rule);
-      const end = this.end(rule);
-      let wildcard = false;
-      for (let i = start; i < end; i++) {
-        const byte = patterns[i] as number;
-        if (byte === 0x2a /* * */) wildcard = true;
-        else if (byte === 0x25 /* % */ || byte >= 0x80) plain = false;
-      }
-      if (wildcard) wildcardBytes += end - start;
-    }
-    this.plainPatterns = plain;
-    this.wildcardBytes = wildcardBytes;
   }
 
   /** Every rule, as one range (what compiling the records select() made reads). */
