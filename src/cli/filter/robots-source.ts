@@ -82,7 +82,6 @@ export function readBounded(path: string, maxBytes: number): Uint8Array | null {
   }
 }
 
-/** Compiles `body` for the agent. */
 /**
  * What a host's rules are kept by. Which file answers depends on the scheme's default port (`host_443` for
  * https only), so the rules are kept by both: http://h and https://h must not share what one of them found,
@@ -93,6 +92,7 @@ export function rulesKey(host: string, defaultPort: string | undefined): string 
   return defaultPort === undefined ? host : `${host} ${defaultPort}`;
 }
 
+/** Compiles `body` for the agent. */
 function compile(body: Uint8Array, settings: FilterSettings): AgentRules {
   const robots = parseRobotsTxt(body, { profile: settings.profile, maxBytes: settings.maxRobotsBytes });
   // Indexed at once: the line scanner keeps the ruleset's address (a tier switch would move it), and the
