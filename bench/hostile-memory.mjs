@@ -14,6 +14,7 @@
 import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { compiledNow } from './engines/robotstxt-wasm.mjs';
 
 const distArgument = process.argv.indexOf('--dist');
 const dist = distArgument > 0 ? resolve(process.argv[distArgument + 1] ?? '') : fileURLToPath(new URL('../dist/index.js', import.meta.url));
@@ -85,7 +86,7 @@ function cacheMemory() {
 }
 
 function bigUrl() {
-  const rules = library.parseRobotsTxt('User-agent: *\nDisallow: /private/\n').forAgent('ExampleBot');
+  const rules = compiledNow(library.parseRobotsTxt('User-agent: *\nDisallow: /private/\n').forAgent('ExampleBot'));
   rules.isAllowed('/warm-up');
   const before = library.matcherInfo().wasmBytesInUse;
   rules.isAllowed(`/${'a'.repeat(10_000_000)}`);
