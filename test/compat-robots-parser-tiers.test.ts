@@ -13,7 +13,8 @@ import { QUERY_PATH } from '../src/engine/backend.js';
 import { compileCompatRules } from '../src/compat/robots-parser-compile.js';
 import { writeNormalized, normalizedBound } from '../src/compat/robots-parser-pattern.js';
 import { NormalizedRules } from '../src/compat/robots-parser-reading.js';
-import { SCAN_BUDGET, SCAN_CHECKS, scanSignedLine, scanCost, starredBytes } from '../src/compat/robots-parser-scan.js';
+import { SCAN_CHECKS, scanSignedLine } from '../src/compat/robots-parser-scan.js';
+import { SCAN_WORK_LIMIT } from '../src/parse/rule-records.js';
 import { TieredRules } from '../src/compat/robots-parser-tiers.js';
 
 const encoder = new TextEncoder();
@@ -150,14 +151,14 @@ describe('the scan tier and the compiled tier decide alike, as robots-parser doe
     const rules: Rule[] = [{ allow: false, pattern: `/${'a*'.repeat(500)}b` }];
     const records = recordsOf(rules);
     const path = `/${'a'.repeat(4000)}`;
-    expect(scanCost(records, starredBytes(records), path.length)).toBeGreaterThan(SCAN_BUDGET);
+    expect(records.scanWork(path.length)).toBeGreaterThan(SCAN_WORK_LIMIT);
     const tiered = new TieredRules(records);
     expect(tiered.signedLine(path, 0, path)).toBe(0);
     expect(tiered.isCompiled).toBe(true);
     // At the edge: a path whose bound is within the budget is scanned.
     const short = '/ab';
     const scanned = new TieredRules(records);
-    expect(scanCost(records, starredBytes(records), short.length)).toBeLessThanOrEqual(SCAN_BUDGET);
+    expect(records.scanWork(short.length)).toBeLessThanOrEqual(SCAN_WORK_LIMIT);
     expect(scanned.signedLine(short, 0, short)).toBe(oracleSignedLine(rules, short));
     expect(scanned.isCompiled).toBe(false);
   });
@@ -167,7 +168,7 @@ describe('the scan tier and the compiled tier decide alike, as robots-parser doe
       { allow: false, pattern: '/plain' },
       { allow: false, pattern: '/st*r' },
     ]);
-    expect(starredBytes(records)).toBe('/st*r'.length);
-    expect(scanCost(records, starredBytes(records), 100)).toBe('/plain/st*r'.length + '/st*r'.length * 100);
+    expect(records.wildcardBytes).toBe('/st*r'.length);
+    expect(records.scanWork(100)).toBe('/plain/st*r'.length + '/st*r'.length * 100);
   });
 });

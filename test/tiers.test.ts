@@ -7,7 +7,8 @@
  * exactly on both sides of them.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { RECORD_CHECKS, RECORD_MAX_WORK, SCAN_CHECKS, SCAN_MAX_RULES } from '../src/api/agent-rules.js';
+import { RECORD_CHECKS, SCAN_CHECKS, SCAN_MAX_RULES } from '../src/api/agent-rules.js';
+import { SCAN_WORK_LIMIT } from '../src/parse/rule-records.js';
 import { matcherInfo, parseRobotsTxt, setMatcher, type AgentRules } from '../src/platform/inline.js';
 import { describeCorpus, loadCorpus } from './support/corpus.js';
 
@@ -64,11 +65,11 @@ describe('the uncompiled tier', () => {
     expect(listed.explain('/d1/x')).toEqual({ allowed: false, line: 3, rule: { kind: 'disallow', pattern: '/d1/' } });
   });
 
-  it(`compiles for a verdict that could cost more than RECORD_MAX_WORK (${RECORD_MAX_WORK}) byte comparisons: pattern bytes, plus the URL's length times the wildcard patterns' bytes`, () => {
+  it(`compiles for a verdict that could cost more than SCAN_WORK_LIMIT (${SCAN_WORK_LIMIT}) byte comparisons: pattern bytes, plus the URL's length times the wildcard patterns' bytes`, () => {
     const body = `User-agent: *\nDisallow: /a*b*c*d\nAllow: /a*b*c*x\nDisallow: /plain/\n`;
     const patternBytes = '/a*b*c*d'.length + '/a*b*c*x'.length + '/plain/'.length;
     const wildcardBytes = '/a*b*c*d'.length + '/a*b*c*x'.length;
-    const longest = Math.floor((RECORD_MAX_WORK - patternBytes) / wildcardBytes);
+    const longest = Math.floor((SCAN_WORK_LIMIT - patternBytes) / wildcardBytes);
     const url = (length: number): string => `/${'a'.repeat(length - 2)}d`;
     const within = parseRobotsTxt(body).forAgent('ExampleBot');
     expect(within.isAllowed(url(longest))).toBe(true);
@@ -83,7 +84,7 @@ describe('the uncompiled tier', () => {
     ).toBe(false);
     // Plain patterns cost at most their own length, whatever the URL's.
     const plain = parseRobotsTxt('User-agent: *\nDisallow: /plain/\nAllow: /plain/open$\n').forAgent('ExampleBot');
-    expect(plain.isAllowed(`/plain/${'x'.repeat(4 * RECORD_MAX_WORK)}`)).toBe(false);
+    expect(plain.isAllowed(`/plain/${'x'.repeat(4 * SCAN_WORK_LIMIT)}`)).toBe(false);
     expect(plain.tier).toBe('uncompiled');
   });
 });

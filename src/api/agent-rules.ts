@@ -5,7 +5,7 @@ import { RuleTable, type RuleInfo } from '../compile/rule-table.js';
 import { compileRules } from '../compile/rules.js';
 import { QUERY_PATH, QUERY_URL, QUERY_VERDICT_ONLY, type LoadedRuleset, type MatcherBackend } from '../engine/backend.js';
 import type { RequestRate, VisitTime } from '../parse/group-directives.js';
-import type { RuleRecords } from '../parse/rule-records.js';
+import { SCAN_WORK_LIMIT, type RuleRecords } from '../parse/rule-records.js';
 import type { Selection } from '../parse/select.js';
 import type { Profile } from '../profile.js';
 import { weakRef, type WeakHold } from '../engine/weak-ref.js';
@@ -77,15 +77,6 @@ export const SCAN_CHECKS = 16;
  * about 2 µs more than if it had compiled first, and each further uncompiled verdict would add as much again.
  */
 export const RECORD_CHECKS = 1;
-
-/**
- * What a verdict from the records may cost, in byte comparisons, before the rules are compiled for it
- * instead. Every rule is tried: a plain pattern costs at most its length, but a wildcard pattern up to the
- * URL's length times its own (the compiled tiers' automaton keeps hostile rules linear instead). So the
- * records answer while their pattern bytes plus the URL's length times their wildcard patterns' bytes stay
- * within this: about a millisecond at worst, where compiling a file of that many pattern bytes costs more.
- */
-export const RECORD_MAX_WORK = 2 ** 20;
 
 /** Which tier answers a ruleset's checks (AgentRules.tier). */
 export type RulesTier = 'uncompiled' | BytecodeTier;
@@ -270,14 +261,13 @@ export class AgentRules {
     return this.forChecks(1).query(requestPath(url), QUERY_PATH | QUERY_VERDICT_ONLY) === 1;
   }
 
-  /** A first verdict: from the rules as written (tier `'uncompiled'`), unless that could cost more than RECORD_MAX_WORK. */
+  /** A first verdict: from the rules as written (tier `'uncompiled'`), unless that could cost more than SCAN_WORK_LIMIT. */
   private recordVerdict(url: string | URLInput): boolean {
     this.recordChecksLeft--;
     const isPath = typeof url !== 'string';
     const input = isPath ? requestPath(url) : url;
     const records = this.records as RuleRecords;
-    if (records.patternBytes + input.length * records.wildcardBytes <= RECORD_MAX_WORK)
-      return recordsAllow(records, this.profile, input, isPath);
+    if (records.scanWork(input.length) <= SCAN_WORK_LIMIT) return recordsAllow(records, this.profile, input, isPath);
     this.recordChecksLeft = 0;
     return this.forChecks(1).query(input, (isPath ? QUERY_PATH : QUERY_URL) | QUERY_VERDICT_ONLY) === 1;
   }

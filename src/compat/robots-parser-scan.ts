@@ -2,7 +2,7 @@
  * The first checks of an agent's rules, answered by a scan of its normalised patterns rule by rule, with
  * no compile: most hosts of a broad crawl are asked once or a few times, and compiling their rules for the
  * WebAssembly matcher costs more than scanning them that often (the caller compiles once an agent has
- * been asked SCAN_CHECKS times, or when a scan could cost more than SCAN_BUDGET steps).
+ * been asked SCAN_CHECKS times, or when a scan could cost more than SCAN_WORK_LIMIT steps: RuleRecords.scanWork()).
  *
  * robots-parser's matching: `*` matches any run of characters, `$` only as a pattern's last character
  * anchors it at the path's end, every other character matches itself, and a pattern matches a path that
@@ -21,33 +21,6 @@ const DOLLAR = 0x24;
  * about as much as 20 scans of it; a crawler that asks more than a few URLs of a host goes on asking.
  */
 export const SCAN_CHECKS = 8;
-
-/**
- * At most this many character comparisons per scanned check (scanCost): a file or URL that could cost more
- * compiles at once. About a millisecond at worst; a real agent's scan costs a small fraction of its bound.
- */
-export const SCAN_BUDGET = 1 << 20;
-
-/**
- * The most character comparisons a scan of `records` for a path of `pathLength` can make: a pattern
- * without `*` is compared once, at the path's start; one with `*`s has its pieces searched for, each
- * search at most the path's length times the piece's.
- */
-export function scanCost(records: RuleRecords, starredBytes: number, pathLength: number): number {
-  return records.patterns.length + starredBytes * pathLength;
-}
-
-/** How many bytes of `records`' patterns are in patterns that hold a `*`. */
-export function starredBytes(records: RuleRecords): number {
-  const patterns = records.patterns;
-  let bytes = 0;
-  for (let rule = 0; rule < records.count; rule++) {
-    const start = records.start(rule);
-    const end = records.end(rule);
-    if (nextStar(patterns, start, end) < end) bytes += end - start;
-  }
-  return bytes;
-}
 
 /** Whether `path` at `at` holds patterns[start, end) (no `*` in it). */
 function holdsAt(patterns: Uint8Array, start: number, end: number, path: string, at: number): boolean {

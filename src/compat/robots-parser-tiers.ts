@@ -6,18 +6,14 @@
  */
 import type { AgentRules } from '../api/agent-rules.js';
 import { QUERY_PATH } from '../engine/backend.js';
-import type { RuleRecords } from '../parse/rule-records.js';
+import { SCAN_WORK_LIMIT, type RuleRecords } from '../parse/rule-records.js';
 import { compileCompatRules } from './robots-parser-compile.js';
-import { SCAN_BUDGET, SCAN_CHECKS, scanCost, scanSignedLine, starredBytes } from './robots-parser-scan.js';
+import { SCAN_CHECKS, scanSignedLine } from './robots-parser-scan.js';
 
 export class TieredRules {
   private checks = 0;
   private compiled: AgentRules | undefined;
-  private readonly starredBytes: number;
-
-  constructor(private readonly records: RuleRecords) {
-    this.starredBytes = starredBytes(records);
-  }
+  constructor(private readonly records: RuleRecords) {}
 
   /** Whether it has rules at all (an agent can be named by an empty `Disallow:` alone). */
   get empty(): boolean {
@@ -38,7 +34,7 @@ export class TieredRules {
     let compiled = this.compiled;
     if (compiled === undefined) {
       const length = path === undefined ? url.length - pathStart : path.length;
-      if (++this.checks <= SCAN_CHECKS && scanCost(this.records, this.starredBytes, length) <= SCAN_BUDGET) {
+      if (++this.checks <= SCAN_CHECKS && this.records.scanWork(length) <= SCAN_WORK_LIMIT) {
         return scanSignedLine(this.records, path ?? url.slice(pathStart));
       }
       compiled = this.compiled = compileCompatRules(this.records);

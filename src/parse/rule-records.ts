@@ -34,6 +34,13 @@ function copyPattern(from: Uint8Array, start: number, end: number, to: Uint8Arra
   return at + end - start;
 }
 
+/**
+ * At most this many byte comparisons (RuleRecords.scanWork()) for a check answered by trying every rule as
+ * written: a file or URL that could cost more is compiled for it, the compiled matcher's automaton being
+ * linear. About a millisecond at worst; a real file's check costs a small fraction of its bound.
+ */
+export const SCAN_WORK_LIMIT = 2 ** 20;
+
 /** Words per rule: its pattern's start and end, then its 1-based line, doubled, plus 1 for an allow. */
 const WORDS = 3;
 
@@ -54,8 +61,8 @@ export class RuleRecords {
    * (src/compile/normalize.ts): known for the records select() makes, false (unknown) for others.
    */
   plainPatterns = false;
-  /** Bytes of the patterns that hold a `*`: known for the records select() makes, all of them for others. */
-  wildcardBytes = Infinity;
+  /** Bytes of the patterns that hold a `*` (wildcardBytes), once known: select() finds them as it copies. */
+  private knownWildcardBytes: number | undefined;
 
   constructor(body: Uint8Array, words: Uint32Array = new Uint32Array(INITIAL_CAPACITY * WORDS)) {
     this.buffer = body;
@@ -131,8 +138,37 @@ export class RuleRecords {
     records.count = count;
     records.patternBytes = bytes;
     records.plainPatterns = plain;
-    records.wildcardBytes = wildcardBytes;
+    records.knownWildcardBytes = wildcardBytes;
     return records;
+  }
+
+  /** Bytes of the patterns that hold a `*`. */
+  get wildcardBytes(): number {
+    if (this.knownWildcardBytes !== undefined) return this.knownWildcardBytes;
+    let bytes = 0;
+    for (let rule = 0; rule < this.count; rule++) {
+      const start = this.start(rule);
+      const end = this.end(rule);
+      for (let i = start; i < end; i++) {
+        if (this.buffer[i] === 0x2a /* * */) {
+          bytes += end - start;
+          break;
+        }
+      }
+    }
+    this.knownWildcardBytes = bytes;
+    return bytes;
+  }
+
+  /**
+   * The most byte comparisons that trying every rule as written against a path of `pathLength` bytes can
+   * make: a pattern without `*` is compared once, at the path's start, at most its length; one with `*`s
+   * has its pieces searched for, each search at most the path's length times the piece's. What the tiers
+   * that answer first checks without compiling (AgentRules' uncompiled verdicts, the robots-parser
+   * drop-in's scan) hold to SCAN_WORK_LIMIT.
+   */
+  scanWork(pathLength: number): number {
+    return this.patternBytes + this.wildcardBytes * pathLength;
   }
 
   /** Every rule, as one range (what compiling the records select() made reads). */
