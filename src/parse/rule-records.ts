@@ -74,6 +74,7 @@ export class RuleRecords {
     this.buffer = body;
     this.count = 0;
     this.patternBytes = 0;
+    this.knownWildcardBytes = undefined;
   }
 
   add(line: number, allow: boolean, start: number, end: number): void {
@@ -86,6 +87,7 @@ export class RuleRecords {
     // headroom are left even for an unlimited one of 2 GB.
     words[at + 2] = line * 2 + (allow ? 1 : 0);
     this.patternBytes += end - start;
+    this.knownWildcardBytes = undefined;
     this.count++;
   }
 
