@@ -71,12 +71,14 @@ export const SCAN_CHECKS = 16;
 
 /**
  * Verdicts a ruleset answers from its rules as written (src/engine/record-matcher.ts), before anything is
- * compiled. Measured over the bench corpus (hosts ≤ 1 KB, Googlebot, URLs drawn from each host's rules): a
- * verdict from the records costs about 2 µs, one from the compiled scan tier 0.3–0.4 µs, and compiling 8–12
- * µs. Answering the first verdict uncompiled halves the cost of a host asked once; a host asked 8 times pays
- * about 2 µs more than if it had compiled first, and each further uncompiled verdict would add as much again.
+ * compiled. An uncompiled verdict tries every rule, so it costs about as much as a tenth of compiling them
+ * (bench corpus, Googlebot, URLs drawn from each host's rules: ≈ 2 µs against ≈ 10 for a file ≤ 1 KB, ≈ 13
+ * against ≈ 120 for 4–16 KB), where a compiled check costs 0.3–0.4 µs. Answering the first 8 uncompiled
+ * (bench/cold-ab.mjs against answering 1): a host asked once costs the same, a host asked 8 times costs the
+ * same on files ≤ 1 KB and 10–26 % less on larger ones, which compile indexed. A host asked more pays at most
+ * about one compile more than if it had compiled at once: the ski rental's bound.
  */
-export const RECORD_CHECKS = 1;
+export const RECORD_CHECKS = 8;
 
 /** Which tier answers a ruleset's checks (AgentRules.tier). */
 export type RulesTier = 'uncompiled' | BytecodeTier;
