@@ -39,10 +39,10 @@ export async function loadLibrary(dir, kind) {
 }
 
 /**
- * `rules` compiled now, in the tier a second check would compile them to (scan for a small ruleset): since
- * issue 20, forAgent() compiles nothing and the first verdict is read from the rules as written, so a
- * measurement of compiled rules asks for it. An empty batch compiles and checks nothing; on older builds,
- * whose forAgent() compiled, it does nothing.
+ * `rules` compiled now, in the tier they compile to once their uncompiled verdicts are spent (scan for a small
+ * ruleset): since issue 20, forAgent() compiles nothing and the first verdicts are read from the rules as
+ * written, so a measurement of compiled rules asks for it. An empty batch compiles and checks nothing; on older
+ * builds, whose forAgent() compiled, it does nothing.
  * @template {AgentRules} T @param {T} rules @returns {T}
  */
 export function compiledNow(rules) {
