@@ -7,7 +7,7 @@
 import { TIERS, URL_COUNTS } from './cold-inputs.mjs';
 import { describeMachine } from './machine.mjs';
 import { median } from './median.mjs';
-import { mark, megabytes, times } from './report.mjs';
+import { mark, megabytes, targetsTable, times } from './report.mjs';
 
 /**
  * @typedef {import('./cold-worker.mjs').ColdTiming} ColdTiming
@@ -248,16 +248,10 @@ function targetsSection(results) {
     ['6. workerd: bytes → first verdict, beside Node', `\`npm run bench:workers\` (its cold-path row)`, '–'],
     ['7. no regression elsewhere', `${notHere}: \`node bench/compare.mjs BEFORE_DIST dist\``, '–'],
   ];
-  return [
-    '### Targets (issue 20)',
-    '',
-    '| target | measured | met |',
-    '| --- | --- | :---: |',
-    ...rows.map((cells) => `| ${cells.join(' | ')} |`),
-    '',
+  return targetsTable('### Targets (issue 20)', rows, [
     `A target is met only with every verdict check below passing${agree ? ' (they all pass)' : ' (**one fails**: no speed counts)'}.`,
     '',
-  ];
+  ]);
 }
 
 /** @param {ColdResults} results */

@@ -70,6 +70,23 @@ export function mark(ok) {
   return ok ? '✓' : '✗';
 }
 
+/**
+ * A targets table: `heading`, then one row per target (its text, what was measured, and whether it is met),
+ * then the lines of `after`.
+ * @param {string} heading @param {readonly (readonly string[])[]} rows @param {readonly string[]} after
+ */
+export function targetsTable(heading, rows, after) {
+  return [
+    heading,
+    '',
+    '| target | measured | met |',
+    '| --- | --- | :---: |',
+    ...rows.map((cells) => `| ${cells.join(' | ')} |`),
+    '',
+    ...after,
+  ];
+}
+
 /** The timed runs, read by workload and engine. */
 class Timings {
   /** @param {Map<string, Timing[]>} samples by `${workload}/${impl}` */
@@ -217,16 +234,7 @@ function targetsSection({ samples, memory, alloc }) {
       mark(gcs.ok),
     ],
   ];
-  return [
-    '## Targets (issue 11)',
-    '',
-    '| target | measured | met |',
-    '| --- | --- | :---: |',
-    ...rows.map((cells) => `| ${cells.join(' | ')} |`),
-    '',
-    'Sections below give every figure these come from.',
-    '',
-  ];
+  return targetsTable('## Targets (issue 11)', rows, ['Sections below give every figure these come from.', '']);
 }
 
 /** @param {Results} results */

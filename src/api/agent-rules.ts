@@ -161,13 +161,18 @@ export class AgentRules {
    * All give the same verdicts, and the switches happen inside this object.
    */
   get tier(): RulesTier {
-    if (this.ruleset === undefined && !this.wasDisposed) return 'uncompiled';
+    if (this.uncompiled) return 'uncompiled';
     return this.scanChecksLeft < 0 ? 'indexed' : 'scan';
+  }
+
+  /** Whether the rules are not compiled yet (and not disposed). */
+  private get uncompiled(): boolean {
+    return this.ruleset === undefined && !this.wasDisposed;
   }
 
   /** @internal Writes the indexed tier now, if not yet (RobotsTxt.forAgent(agent, { indexed: true })). */
   index(): void {
-    if (this.ruleset === undefined && !this.wasDisposed) {
+    if (this.uncompiled) {
       this.compile(true);
       return;
     }

@@ -38,8 +38,9 @@ function writeEscape(out: Uint8Array, at: number, value: number): void {
   out[at + 2] = UPPER_HEX.charCodeAt(value & 15);
 }
 
-function needsNormalizing(bytes: Uint8Array): boolean {
-  for (let i = 0; i < bytes.length; i++) {
+/** Whether normalizing bytes[start, end) would change it: it holds a `%` or an octet ≥ 0x80. */
+export function needsNormalizing(bytes: Uint8Array, start = 0, end = bytes.length): boolean {
+  for (let i = start; i < end; i++) {
     const byte = bytes[i] as number;
     if (byte === PERCENT || byte >= 0x80) return true;
   }

@@ -73,10 +73,13 @@ export function indexPageDirectoryLength(bytes: Uint8Array, start: number, end: 
   return slash >= start && indexPageAt(bytes, slash, end) ? slash - start + 2 : 0;
 }
 
-/** Writes at `at` the `…/$` pattern (of `length` bytes, indexPageDirectoryLength) derived from the pattern at `start`. */
-export function writeIndexPageDirectory(bytes: Uint8Array, start: number, length: number, at: number): void {
-  bytes.copyWithin(at, start, start + length - 1);
-  bytes[at + length - 1] = DOLLAR;
+/**
+ * Writes into `to` at `at` the `…/$` pattern (of `length` bytes, indexPageDirectoryLength) derived from the
+ * pattern at `start` in `from` (which may be `to`).
+ */
+export function writeIndexPageDirectory(from: Uint8Array, start: number, length: number, to: Uint8Array, at: number): void {
+  to.set(from.subarray(start, start + length - 1), at);
+  to[at + length - 1] = DOLLAR;
 }
 
 /**
@@ -153,7 +156,7 @@ export function compileRules(records: RuleRecords, ranges: readonly RuleRange[],
       const directoryLength = indexPageDirectoryLength(bytes, patternStart, at);
       if (directoryLength === 0) continue;
       bytes = patternScratch.grow(bytes, at + directoryLength, at);
-      writeIndexPageDirectory(bytes, patternStart, directoryLength, at);
+      writeIndexPageDirectory(bytes, patternStart, directoryLength, bytes, at);
       add(at, directoryLength, true, rule | DERIVED);
       at += directoryLength;
     }

@@ -12,30 +12,22 @@
  * files and URLs (the compiled tiers being held there to the reference executor and the oracle).
  */
 import { canMatch, indexPageDirectoryLength, priorityOf, writeIndexPageDirectory } from '../compile/rules.js';
-import { percentNormalizeInto } from '../compile/normalize.js';
+import { needsNormalizing, percentNormalizeInto } from '../compile/normalize.js';
 import { Scratch } from '../compile/scratch.js';
 import type { RuleRecords } from '../parse/rule-records.js';
 import type { Profile } from '../profile.js';
 import { isRobotsTxt, matchesPattern, pathForRules } from './matcher.js';
 import { pathEnd, pathStart, withLeadingSlash } from './url-path.js';
 
-const PERCENT = 0x25;
 const DOLLAR = 0x24;
 const utf8 = new TextEncoder();
 const ROOT = Uint8Array.of(0x2f);
 /** The URL asked, as UTF-8. */
 const urlScratch = new Scratch<Uint8Array>((length) => new Uint8Array(length));
-/** A pattern normalized, and the `…/$` derived from it after it: the rare rules that percent-encoding changes. */
+/** A pattern normalized: the rare rules that percent-encoding changes. */
 const normalizedScratch = new Scratch<Uint8Array>((length) => new Uint8Array(length));
-
-/** Whether source[start, end) is already what percent-normalizing it writes (no `%`, no octet ≥ 0x80). */
-function isNormalized(source: Uint8Array, start: number, end: number): boolean {
-  for (let i = start; i < end; i++) {
-    const byte = source[i] as number;
-    if (byte === PERCENT || byte >= 0x80) return false;
-  }
-  return true;
-}
+/** The `…/$` pattern Google's index.html rule derives from an allow. */
+const derivedScratch = new Scratch<Uint8Array>((length) => new Uint8Array(length));
 
 /**
  * `best` (a priority, priorityOf), or the priority of the normalized pattern bytes[start, end) of a rule when
@@ -57,7 +49,7 @@ function allowsPath(records: RuleRecords, profile: Profile, path: Uint8Array): b
     let end = records.end(rule);
     if (!canMatch(source, start, end)) continue;
     let bytes = source;
-    if (!records.plainPatterns && !isNormalized(source, start, end)) {
+    if (!records.plainPatterns && needsNormalizing(source, start, end)) {
       bytes = normalizedScratch.take(3 * (end - start));
       end = percentNormalizeInto(source, start, end, profile.normalizeUrl, bytes, 0);
       start = 0;
@@ -67,19 +59,9 @@ function allowsPath(records: RuleRecords, profile: Profile, path: Uint8Array): b
     if (!allow || !profile.indexHtmlRule) continue;
     const directoryLength = indexPageDirectoryLength(bytes, start, end);
     if (directoryLength === 0) continue;
-    // The `…/$` is written after its pattern, in the scratch: the pattern is copied there first if need be.
-    let derived: Uint8Array;
-    let patternStart = start;
-    if (bytes === source) {
-      derived = normalizedScratch.take(end - start + directoryLength);
-      derived.set(source.subarray(start, end));
-      patternStart = 0;
-    } else {
-      derived = normalizedScratch.grow(bytes, end + directoryLength, end);
-    }
-    const patternEnd = patternStart + end - start;
-    writeIndexPageDirectory(derived, patternStart, directoryLength, patternEnd);
-    best = rank(path, derived, patternEnd, patternEnd + directoryLength, true, best);
+    const derived = derivedScratch.take(directoryLength);
+    writeIndexPageDirectory(bytes, start, directoryLength, derived, 0);
+    best = rank(path, derived, 0, directoryLength, true, best);
   }
   return best === Infinity || best % 2 === 0;
 }

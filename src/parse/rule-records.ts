@@ -56,13 +56,8 @@ export class RuleRecords {
   patternBytes = 0;
   /** Rules so far. */
   count = 0;
-  /**
-   * Whether no pattern holds a `%` or an octet ≥ 0x80, so that each is its own percent-normalized form
-   * (src/compile/normalize.ts): known for the records select() makes, false (unknown) for others.
-   */
-  plainPatterns = false;
-  /** Bytes of the patterns that hold a `*` (wildcardBytes), once known: select() finds them as it copies. */
-  private knownWildcardBytes: number | undefined;
+  /** What classify() found, until a rule is added: plainPatterns and wildcardBytes. */
+  private classified: { readonly plain: boolean; readonly wildcardBytes: number } | undefined;
 
   constructor(body: Uint8Array, words: Uint32Array = new Uint32Array(INITIAL_CAPACITY * WORDS)) {
     this.buffer = body;
@@ -74,7 +69,7 @@ export class RuleRecords {
     this.buffer = body;
     this.count = 0;
     this.patternBytes = 0;
-    this.knownWildcardBytes = undefined;
+    this.classified = undefined;
   }
 
   add(line: number, allow: boolean, start: number, end: number): void {
@@ -87,7 +82,7 @@ export class RuleRecords {
     // headroom are left even for an unlimited one of 2 GB.
     words[at + 2] = line * 2 + (allow ? 1 : 0);
     this.patternBytes += end - start;
-    this.knownWildcardBytes = undefined;
+    this.classified = undefined;
     this.count++;
   }
 
@@ -113,25 +108,12 @@ export class RuleRecords {
     const buffer = new ArrayBuffer(count * WORDS * 4 + bytes);
     const words = new Uint32Array(buffer, 0, count * WORDS);
     const packed = new Uint8Array(buffer, count * WORDS * 4, bytes);
-    const body = this.buffer;
     let at = 0;
     let to = 0;
-    // Copied byte by byte, each pattern classified on the way (plainPatterns, wildcardBytes).
-    let plain = true;
-    let wildcardBytes = 0;
     for (const { firstRule, endRule } of ranges) {
       for (let rule = firstRule; rule < endRule; rule++, to += WORDS) {
-        const start = from[rule * WORDS] as number;
-        const end = from[rule * WORDS + 1] as number;
-        let wildcard = false;
         words[to] = at;
-        for (let i = start; i < end; i++) {
-          const byte = body[i] as number;
-          packed[at++] = byte;
-          if (byte === 0x2a /* * */) wildcard = true;
-          else if (byte === 0x25 /* % */ || byte >= 0x80) plain = false;
-        }
-        if (wildcard) wildcardBytes += end - start;
+        at = copyPattern(this.buffer, from[rule * WORDS] as number, from[rule * WORDS + 1] as number, packed, at);
         words[to + 1] = at;
         words[to + 2] = from[rule * WORDS + 2] as number;
       }
@@ -139,27 +121,40 @@ export class RuleRecords {
     const records = new RuleRecords(packed, words);
     records.count = count;
     records.patternBytes = bytes;
-    records.plainPatterns = plain;
-    records.knownWildcardBytes = wildcardBytes;
     return records;
+  }
+
+  /**
+   * Whether no pattern holds a `%` or an octet ≥ 0x80, so that each is its own percent-normalized form
+   * (src/compile/normalize.ts).
+   */
+  get plainPatterns(): boolean {
+    return this.classify().plain;
   }
 
   /** Bytes of the patterns that hold a `*`. */
   get wildcardBytes(): number {
-    if (this.knownWildcardBytes !== undefined) return this.knownWildcardBytes;
-    let bytes = 0;
+    return this.classify().wildcardBytes;
+  }
+
+  /** One pass over the patterns for plainPatterns and wildcardBytes, kept until a rule is added. */
+  private classify(): { readonly plain: boolean; readonly wildcardBytes: number } {
+    if (this.classified !== undefined) return this.classified;
+    let plain = true;
+    let wildcardBytes = 0;
     for (let rule = 0; rule < this.count; rule++) {
       const start = this.start(rule);
       const end = this.end(rule);
+      let wildcard = false;
       for (let i = start; i < end; i++) {
-        if (this.buffer[i] === 0x2a /* * */) {
-          bytes += end - start;
-          break;
-        }
+        const byte = this.buffer[i] as number;
+        if (byte === 0x2a /* * */) wildcard = true;
+        else if (byte === 0x25 /* % */ || byte >= 0x80) plain = false;
       }
+      if (wildcard) wildcardBytes += end - start;
     }
-    this.knownWildcardBytes = bytes;
-    return bytes;
+    this.classified = { plain, wildcardBytes };
+    return this.classified;
   }
 
   /**
