@@ -17,11 +17,10 @@ import { Scratch } from '../compile/scratch.js';
 import type { RuleRecords } from '../parse/rule-records.js';
 import type { Profile } from '../profile.js';
 import { isRobotsTxt, matchesPattern, pathForRules } from './matcher.js';
-import { pathEnd, pathStart, withLeadingSlash } from './url-path.js';
+import { pathParamsQueryOf, withLeadingSlash } from './url-path.js';
 
 const DOLLAR = 0x24;
 const utf8 = new TextEncoder();
-const ROOT = Uint8Array.of(0x2f);
 /** The URL asked, as UTF-8. */
 const urlScratch = new Scratch<Uint8Array>((length) => new Uint8Array(length));
 /** A pattern normalized: the rare rules that percent-encoding changes. */
@@ -86,8 +85,7 @@ export function recordsAllow(records: RuleRecords, profile: Profile, input: stri
   if (records.patternBytes === 0) return true;
   const url = urlScratch.take(3 * input.length);
   const length = encodeInto(input, url);
-  const start = isPath ? 0 : pathStart(url, length);
-  const located = start < 0 ? ROOT : withLeadingSlash(url.subarray(start, isPath ? length : pathEnd(url, start, length)));
+  const located = isPath ? withLeadingSlash(url.subarray(0, length)) : pathParamsQueryOf(url, length);
   const path = pathForRules(located, profile.pathEndsAtNul, profile.normalizeUrl);
   if (profile.robotsTxtAlwaysAllowed && isRobotsTxt(path)) return true;
   return allowsPath(records, profile, path);

@@ -31,11 +31,8 @@ function findSchemeSeparator(bytes: Uint8Array, from: number, length: number): n
 
 const ROOT = Uint8Array.of(SLASH);
 
-/**
- * Where the path, params and query of url[0, length) (UTF-8 bytes) start, or -1 when it has none (the path
- * is then `/`); they end at pathEnd().
- */
-export function pathStart(url: Uint8Array, length: number): number {
+/** Where the path, params and query of url[0, length) (UTF-8 bytes) start, or -1 when it has none. */
+function pathStart(url: Uint8Array, length: number): number {
   const searchStart = length >= 2 && url[0] === SLASH && url[1] === SLASH ? 2 : 0;
   const earlyPath = pathStartFrom(url, searchStart, length);
   let protocolEnd = findSchemeSeparator(url, searchStart, length);
@@ -48,15 +45,18 @@ export function pathStart(url: Uint8Array, length: number): number {
   return hashFrom(url, searchStart, start) < start ? -1 : start;
 }
 
-/** Where the path that starts at `start` (pathStart()) in url[0, length) ends: at the fragment, if any. */
-export function pathEnd(url: Uint8Array, start: number, length: number): number {
-  return hashFrom(url, start, length);
+/**
+ * The path, params and query of the URL in url[0, length) (UTF-8 bytes), starting with `/`: a view of `url`
+ * where it has its own `/`.
+ */
+export function pathParamsQueryOf(url: Uint8Array, length: number): Uint8Array {
+  const start = pathStart(url, length);
+  return start < 0 ? ROOT : withLeadingSlash(url.subarray(start, hashFrom(url, start, length)));
 }
 
 /** The path, params and query of `url` (UTF-8 bytes), starting with `/`. */
 export function pathParamsQuery(url: Uint8Array): Uint8Array {
-  const start = pathStart(url, url.length);
-  return start < 0 ? ROOT : withLeadingSlash(url.subarray(start, pathEnd(url, start, url.length)));
+  return pathParamsQueryOf(url, url.length);
 }
 
 /** `path` as rules see it: with a leading `/` (added when missing, so that `""` is `/`). */
