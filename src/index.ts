@@ -38,6 +38,7 @@ export {
   type RobotsSource,
   type RobotsSourceKind,
 } from './fetch/robots-cache-types.js';
+export type { RobotsStore, RobotsStoreStats } from './fetch/robots-store.js';
 export { lintRobotsTxt } from './lint/lint.js';
 export { LINT_CODES, type LintCode } from './lint/codes.js';
 export type { LintDiagnostic, LintOptions, LintSeverity } from './lint/diagnostic.js';

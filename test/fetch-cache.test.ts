@@ -748,7 +748,17 @@ describe('stats()', () => {
   it('counts hits, fetches, stale answers and evictions, and the bytes held', async () => {
     const servers = [await startServer({ '/robots.txt': text(RULES, 200, { 'cache-control': 'max-age=60' }) }), await startServer()];
     const robots = cacheFor({ maxEntries: 1 });
-    expect(robots.stats()).toEqual({ entries: 0, hits: 0, fetches: 0, revalidations: 0, staleAnswers: 0, evictions: 0, bytesHeld: 0 });
+    const noStore = { hits: 0, misses: 0, writes: 0, errors: 0, fallbacks: 0, waits: 0, takeovers: 0, invalid: 0 };
+    expect(robots.stats()).toEqual({
+      entries: 0,
+      hits: 0,
+      fetches: 0,
+      revalidations: 0,
+      staleAnswers: 0,
+      evictions: 0,
+      bytesHeld: 0,
+      store: noStore,
+    });
     await robots.isAllowed(`${servers[0]!.origin}/a`);
     await robots.isAllowed(`${servers[0]!.origin}/b`);
     const held = robots.stats().bytesHeld;
@@ -758,7 +768,16 @@ describe('stats()', () => {
     await robots.isAllowed(`${servers[0]!.origin}/c`); // the refresh fails: stale
     await robots.isAllowed(`${servers[0]!.origin}/d`); // stale, from cache
     await robots.isAllowed(`${servers[1]!.origin}/`); // evicts the first
-    expect(robots.stats()).toEqual({ entries: 1, hits: 2, fetches: 3, revalidations: 0, staleAnswers: 2, evictions: 1, bytesHeld: 0 });
+    expect(robots.stats()).toEqual({
+      entries: 1,
+      hits: 2,
+      fetches: 3,
+      revalidations: 0,
+      staleAnswers: 2,
+      evictions: 1,
+      bytesHeld: 0,
+      store: noStore,
+    });
   });
 });
 

@@ -79,6 +79,19 @@ describe('package-lock.json', () => {
         'left-pad: asked by package.json, not locked',
       ]);
     });
+
+    it('an alias (a second major of a client, for its tests) locked as another package, or outside its range', () => {
+      const asked = { ...manifest, devDependencies: { ...manifest.devDependencies, 'redis-4': 'npm:ioredis@^4.0.0' } };
+      expect(lockProblems(lock, asked)).toEqual([
+        `devDependencies.redis-4: package.json asks npm:ioredis@^4.0.0, the lock file records ${manifest.devDependencies?.['redis-4']}`,
+        'redis-4: package.json asks for ioredis, the lock file holds redis',
+      ]);
+      const outside = { ...manifest, devDependencies: { ...manifest.devDependencies, 'redis-4': 'npm:redis@^5.0.0' } };
+      expect(lockProblems(lock, outside)).toEqual([
+        `devDependencies.redis-4: package.json asks npm:redis@^5.0.0, the lock file records ${manifest.devDependencies?.['redis-4']}`,
+        expect.stringMatching(/^redis-4: locked at 4\.\d+\.\d+, outside package\.json's npm:redis@\^5\.0\.0$/),
+      ]);
+    });
   });
 
   it('reads the ranges package.json uses as npm does', () => {

@@ -7,6 +7,7 @@ import { CACHE_LIMITS, type LifetimeBounds } from './cache-policy.js';
 import { checkDuration, checkWholeNumber, resolveFetchOptions, type ResolvedFetchOptions } from './options.js';
 import { productToken } from './product-token.js';
 import type { RobotsCacheOptions } from './robots-cache-types.js';
+import type { RobotsStore } from './robots-store.js';
 
 const DEFAULT_MAX_ENTRIES = 100_000;
 const DEFAULT_MAX_MEMORY_BYTES = 512 * 1024 * 1024;
@@ -21,6 +22,40 @@ export interface ResolvedCacheOptions {
   readonly lifetimes: LifetimeBounds;
   readonly revalidate: boolean;
   readonly honorRetryAfter: boolean;
+  /** The shared store and its call deadlines, when there is one. */
+  readonly store: StoreSettings | undefined;
+}
+
+export interface StoreSettings {
+  readonly store: RobotsStore;
+  readonly timeoutMs: number;
+  readonly retryMs: number;
+}
+
+const DEFAULT_STORE_TIMEOUT_MS = 500;
+const DEFAULT_STORE_RETRY_MS = 5_000;
+
+function checkStore(options: RobotsCacheOptions): StoreSettings | undefined {
+  const { store } = options;
+  if (store === undefined) {
+    for (const name of ['storeTimeoutMs', 'storeRetryMs'] as const)
+      if (options[name] !== undefined) throw new TypeError(`${name} applies to a store: pass store too, or leave ${name} out`);
+    return undefined;
+  }
+  const methods = store as unknown as Partial<Record<keyof RobotsStore, unknown>> | null;
+  const missing = (['get', 'set'] as const).filter((name) => typeof methods?.[name] !== 'function');
+  if (missing.length > 0)
+    throw new TypeError(
+      `store must be a RobotsStore ({ get(key), set(key, value, ttlMs) }, and optionally acquire and release), ` +
+        `such as redisStore(client) from 'robotstxt-wasm/redis'; it has no ${missing.join(' or ')} method`,
+    );
+  if ((typeof methods?.acquire === 'function') !== (typeof methods?.release === 'function'))
+    throw new TypeError('store must have both acquire and release, or neither (a store without leases shares best effort)');
+  return {
+    store,
+    timeoutMs: checkWholeNumber('storeTimeoutMs', options.storeTimeoutMs ?? DEFAULT_STORE_TIMEOUT_MS, 1),
+    retryMs: checkWholeNumber('storeRetryMs', options.storeRetryMs ?? DEFAULT_STORE_RETRY_MS, 0),
+  };
 }
 
 function checkFlag(name: string, value: unknown): boolean {
@@ -81,5 +116,6 @@ export function resolveCacheOptions(options: RobotsCacheOptions): ResolvedCacheO
     lifetimes: checkLifetimes(options),
     revalidate: checkFlag('revalidate', options.revalidate),
     honorRetryAfter: checkFlag('honorRetryAfter', options.honorRetryAfter),
+    store: checkStore(options),
   };
 }

@@ -21,7 +21,8 @@ export class CachedFile {
    * `parsed` its parse, which compiled `rules` for `agent`.
    */
   constructor(
-    private readonly body: Uint8Array,
+    /** What the fetch read: what the cache parses again, and what a shared store keeps. */
+    readonly body: Uint8Array,
     private readonly parse: { readonly profile: ProfileName; readonly maxBytes: number; readonly bytesIgnored: number | undefined },
     parsed: RobotsTxt,
     agent: string,
@@ -31,6 +32,14 @@ export class CachedFile {
     // explain() is rare next to isAllowed(): its table is parsed again from the body when asked for.
     rules.rebuildTableFrom(() => this.robots().ruleTableFor(agent));
     this.bytesHeld = body.byteLength + rules.bytesHeld;
+  }
+
+  /** Whether `bytes` is this file's body (a record of the copy already compiled here). */
+  holdsBody(bytes: Uint8Array): boolean {
+    const { body } = this;
+    if (bytes.length !== body.length) return false;
+    for (let i = 0; i < body.length; i++) if (bytes[i] !== body[i]) return false;
+    return true;
   }
 
   /** The parsed file: the one still in use if there is one, else parsed again from the bytes. */

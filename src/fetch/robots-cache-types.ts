@@ -7,6 +7,7 @@ import type { RobotsTxt } from '../api/robots-txt.js';
 import type { AbortSignalInput } from '../api/web-types.js';
 import type { FetchRobotsOptions } from './options.js';
 import type { RobotsFetchReason, RobotsFetchResult } from './outcome.js';
+import type { RobotsStore, RobotsStoreStats } from './robots-store.js';
 
 /**
  * Options of RobotsCache: those of fetchRobotsTxt(), plus the agent, the bounds and the clock.
@@ -44,6 +45,17 @@ export interface RobotsCacheOptions extends FetchRobotsOptions {
   readonly honorRetryAfter?: boolean;
   /** The clock, in milliseconds since the epoch. Default `Date.now`; tests move it instead of sleeping. */
   readonly now?: () => number;
+  /**
+   * A store the crawler's processes share (Redis through `robotstxt-wasm/redis`, the Workers Cache API
+   * through `robotstxt-wasm/cache-api`, or your own RobotsStore): asked when an origin is not in this cache or
+   * has expired, before the network. With leases, one process of the fleet fetches an origin while the
+   * others wait for what it stores.
+   */
+  readonly store?: RobotsStore;
+  /** Each store call's deadline, in milliseconds: past it the cache fetches by itself. Default 500. */
+  readonly storeTimeoutMs?: number;
+  /** How long a store that failed (or missed a deadline) is left alone before it is tried again. Default 5,000. */
+  readonly storeRetryMs?: number;
 }
 
 /** Options of one call: `signal` lets the caller stop waiting (the shared fetch goes on for the others). */
@@ -53,9 +65,10 @@ export interface RobotsCallOptions {
 
 /**
  * Where an answer came from: a fetch made for it, a conditional fetch that confirmed the copy held
- * (304), a fresh cached copy, or an old copy standing in for an unreachable site.
+ * (304), a fresh cached copy, a record another process of the fleet stored (the `store` option), or an old
+ * copy standing in for an unreachable site.
  */
-export type RobotsSourceKind = 'network' | 'revalidated' | 'cache' | 'stale';
+export type RobotsSourceKind = 'network' | 'revalidated' | 'cache' | 'store' | 'stale';
 
 /** A refresh that found the site unreachable while an older copy was served instead. */
 export interface RefreshFailure {
@@ -134,7 +147,7 @@ export interface CachedExplanation extends Explanation {
 export interface RobotsCacheStats {
   /** Origins cached now. */
   readonly entries: number;
-  /** Calls answered from a cached copy without waiting for the network (stale copies included). */
+  /** Calls answered from this cache's own copy without waiting for the network or the store (stale copies included). */
   readonly hits: number;
   /** robots.txt fetches started (conditional ones included). */
   readonly fetches: number;
@@ -146,6 +159,8 @@ export interface RobotsCacheStats {
   readonly evictions: number;
   /** Body bytes and compiled rules' bytes the cached origins hold. */
   readonly bytesHeld: number;
+  /** What the shared store did (the `store` option); all zero without one. */
+  readonly store: RobotsStoreStats;
 }
 
 /** Thrown by every call on a RobotsCache after dispose(), and to callers whose fetch dispose() cancelled. */

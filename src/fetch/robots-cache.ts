@@ -10,11 +10,15 @@ import type { AbortSignalShape, URLInput } from '../api/web-types.js';
 import { resolveCacheOptions, type ResolvedCacheOptions } from './cache-options.js';
 import { nextEntry, validatorsOf, withoutParse, type Copy, type Entry as CacheEntry } from './cache-transitions.js';
 import { CachedFile } from './cached-file.js';
+import type { RobotsStoreStats } from './robots-store.js';
 import { Flight, requestsHaveOwnContexts, type Landing, type Waiter } from './flight.js';
 import { fetchRobotsAt, type FetchAttempt, type NotModified, type Validators } from './fetch-robots.js';
 import { LruBudget } from './lru-budget.js';
 import { locateUrl, type RobotsLocation } from './origin.js';
-import type { RobotsFetchResult, RobotsFetchRules } from './outcome.js';
+import type { RobotsFetchResult } from './outcome.js';
+import { parseFetchedRobotsTxt, type RobotsTxt } from '../api/robots-txt.js';
+import type { SharedEntry } from './shared-record.js';
+import { SharedTier, UNAVAILABLE, type Lease } from './shared-tier.js';
 import {
   RobotsCacheDisposedError,
   type CachedExplanation,
@@ -36,6 +40,11 @@ interface Landed {
 }
 
 type Reader<T> = (entry: Entry, url: URL, where: RobotsLocation, from: RobotsSourceKind) => T;
+
+/** How long past its fetch's and store calls' deadlines a lease lasts before another process may take it over. */
+const LEASE_MARGIN_MS = 1_000;
+
+const NO_STORE_COUNTS: RobotsStoreStats = { hits: 0, misses: 0, writes: 0, errors: 0, fallbacks: 0, waits: 0, takeovers: 0, invalid: 0 };
 
 function disposeCopy(copy: Copy<CachedFile>): void {
   copy.file?.dispose();
@@ -96,6 +105,8 @@ export class RobotsCache {
   private readonly requestsHaveOwnContexts = requestsHaveOwnContexts();
   private disposed = false;
   private readonly counts = { hits: 0, fetches: 0, revalidations: 0, staleAnswers: 0, evictions: 0 };
+  /** The store the fleet shares, when the `store` option gives one. */
+  private readonly shared: SharedTier | undefined;
 
   /**
    * Checks the options (TypeError or RangeError for a bad one) and makes an empty cache.
@@ -111,6 +122,18 @@ export class RobotsCache {
     this.agent = this.settings.agent;
     this.now = this.settings.fetch.now;
     this.entries = new LruBudget(this.settings.maxEntries, this.settings.maxMemoryBytes, heldBy);
+    const { store } = this.settings;
+    if (store !== undefined) {
+      this.shared = new SharedTier({
+        store: store.store,
+        timeoutMs: store.timeoutMs,
+        retryMs: store.retryMs,
+        // Its fetch's deadlines (a 304 for a copy gone meanwhile takes a second fetch), its store calls, a margin.
+        leaseMs: 2 * this.settings.fetch.timeoutMs + 3 * store.timeoutMs + LEASE_MARGIN_MS,
+        maxBytes: this.settings.fetch.maxBytes,
+        now: this.now,
+      });
+    }
   }
 
   /** Origins cached (fetches still in flight not counted). */
@@ -199,7 +222,8 @@ export class RobotsCache {
    * robots.stats(); // { entries: 1, hits: 1, fetches: 1, revalidations: 0, staleAnswers: 0, evictions: 0, … }
    */
   stats(): RobotsCacheStats {
-    return { entries: this.entries.size, ...this.counts, bytesHeld: this.entries.bytesHeld };
+    const store = { ...(this.shared?.counts ?? NO_STORE_COUNTS) };
+    return { entries: this.entries.size, ...this.counts, bytesHeld: this.entries.bytesHeld, store };
   }
 
   /**
@@ -322,11 +346,53 @@ export class RobotsCache {
     flight.land(landing);
   }
 
+  /** The origin's next entry: through the store when there is one, else from the site. */
+  private fetchEntry(where: RobotsLocation, flight: Flight<Landed>): Promise<Landed> {
+    return this.shared === undefined ? this.fetchFromSite(where, flight) : this.fetchShared(this.shared, where, flight);
+  }
+
+  /**
+   * The second level: a fresh record another process stored answers without the network. Else one process
+   * of the fleet fetches (the one that takes the origin's lease; the others wait for its record), from the
+   * fleet's last entry for the origin (its validators, its stale copy, its back-off), and stores what it
+   * got. Whatever the store does, the caller gets an answer: a store that fails is fetched around.
+   */
+  private async fetchShared(shared: SharedTier, where: RobotsLocation, flight: Flight<Landed>): Promise<Landed> {
+    const origin = where.origin;
+    const record = await shared.read(origin);
+    if (record !== UNAVAILABLE && record !== undefined && this.now() < record.expiresAt) {
+      shared.counts.hits++;
+      return landed(this.adopt(origin, record), 'store');
+    }
+    let lease: Lease | undefined;
+    let usable = record !== UNAVAILABLE;
+    if (usable) shared.counts.misses++;
+    if (usable && shared.leases) {
+      const first = await shared.claim(origin);
+      const claim = first === 'held' ? await shared.waitFor(origin, flight.cancel.signal) : first;
+      if (claim === UNAVAILABLE) usable = false;
+      else if ('entry' in claim) {
+        shared.counts.hits++;
+        return landed(this.adopt(origin, claim.entry), 'store');
+      } else lease = claim.lease;
+    }
+    if (!usable) shared.counts.fallbacks++;
+    // An expired record is the fleet's latest word on the origin: what this fetch revalidates or follows.
+    if (record !== UNAVAILABLE && record !== undefined) this.adoptExpired(origin, record);
+    try {
+      const landing = await this.fetchFromSite(where, flight);
+      if (usable) await shared.write(origin, this.sharedEntry(landing.entry));
+      return landing;
+    } finally {
+      if (lease !== undefined) void shared.release(lease);
+    }
+  }
+
   /**
    * Fetches the origin's robots.txt (conditionally, when its copy has validators), turns what came back
    * into the origin's next entry, and keeps that.
    */
-  private async fetchEntry(where: RobotsLocation, flight: Flight<Landed>): Promise<Landed> {
+  private async fetchFromSite(where: RobotsLocation, flight: Flight<Landed>): Promise<Landed> {
     const origin = where.origin;
     const held = this.entries.peek(origin)?.copy;
     const validators = this.settings.revalidate && held !== undefined ? validatorsOf(held) : undefined;
@@ -366,8 +432,36 @@ export class RobotsCache {
   private store(origin: string, { result, body }: FetchAttempt<RobotsFetchResult>): Entry {
     const now = this.now();
     const previous = this.entries.peek(origin);
-    const file = result.outcome === 'rules' ? this.keepFile(result, body) : undefined;
+    const file = result.outcome === 'rules' ? this.keepFile(result.robots, body ?? new Uint8Array(0), result.bytesIgnored) : undefined;
     return this.keep(origin, nextEntry(previous, { facts: withoutParse(result), file }, now, this.settings));
+  }
+
+  /** A record another process stored, kept as the origin's entry, compiled here (unless it is the copy held). */
+  private adopt(origin: string, record: SharedEntry): Entry {
+    const { copy } = record;
+    const held = this.entries.peek(origin)?.copy.file;
+    let file: CachedFile | undefined;
+    if (copy.file !== undefined) {
+      file = held?.holdsBody(copy.file) === true ? held : this.compileFile(copy.file, copy.facts.bytesIgnored);
+    }
+    return this.keep(origin, { ...record, copy: { ...copy, file } });
+  }
+
+  /** An expired record, kept as the origin's entry unless this process holds a later copy. */
+  private adoptExpired(origin: string, record: SharedEntry): void {
+    const held = this.entries.peek(origin);
+    if (held === undefined || held.copy.fetchedAt <= record.copy.fetchedAt) this.adopt(origin, record);
+  }
+
+  /** An entry as the fleet shares it: the file's body instead of its compiled rules. */
+  private sharedEntry(entry: Entry): SharedEntry {
+    return { ...entry, copy: { ...entry.copy, file: entry.copy.file?.body } };
+  }
+
+  /** A body fetched by another process: parsed as this cache's fetch would have, then kept as keepFile() keeps it. */
+  private compileFile(body: Uint8Array, bytesIgnored: number | undefined): CachedFile {
+    const { profile, maxBytes } = this.settings.fetch;
+    return this.keepFile(parseFetchedRobotsTxt(body, { profile, maxBytes }, bytesIgnored), body, bytesIgnored);
   }
 
   /**
@@ -385,13 +479,13 @@ export class RobotsCache {
   }
 
   /** The file of a 2xx: its bytes and the rules compiled for the cache's agent, without the parse tree. */
-  private keepFile(result: RobotsFetchRules, body: Uint8Array | undefined): CachedFile {
+  private keepFile(robots: RobotsTxt, body: Uint8Array, bytesIgnored: number | undefined): CachedFile {
     const { profile, maxBytes } = this.settings.fetch;
-    const parse = { profile, maxBytes, bytesIgnored: result.bytesIgnored };
+    const parse = { profile, maxBytes, bytesIgnored };
     // Indexed at once: the budget counts an entry's bytes when it is stored, and a tier switch later would
     // change them (the scan tier is for rules asked a few times; a cache keeps rules to ask them again).
-    const rules = result.robots.forAgent(this.agent, { indexed: true });
-    return new CachedFile(body ?? new Uint8Array(0), parse, result.robots, this.agent, rules);
+    const rules = robots.forAgent(this.agent, { indexed: true });
+    return new CachedFile(body, parse, robots, this.agent, rules);
   }
 
   private describe(where: RobotsLocation, entry: Entry, from: RobotsSourceKind): RobotsSource {

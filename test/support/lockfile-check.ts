@@ -109,9 +109,18 @@ export function lockProblems(lock: Lock, manifest: Manifest): string[] {
         problems.push(`${name}: asked by package.json, not locked`);
         continue;
       }
-      const inRange = satisfies(version, wanted[name]);
+      // An alias (`"redis-4": "npm:redis@^4.7.1"`, to test two majors of one package): the locked entry must be
+      // that package, in that range.
+      const alias = /^npm:((?:@[^/@]+\/)?[^@]+)@(.+)$/.exec(wanted[name]);
+      if (alias !== null && packages[path as string]?.name !== alias[1])
+        problems.push(
+          `${name}: package.json asks for ${alias[1]}, the lock file holds ${packages[path as string]?.name ?? 'another package'}`,
+        );
+      const inRange = satisfies(version, alias?.[2] ?? wanted[name]);
       if (inRange === 'unreadable')
-        problems.push(`${name}: the guard cannot read the range ${wanted[name]}; use x.y.z, x.y, ^x.y.z or ~x.y.z`);
+        problems.push(
+          `${name}: the guard cannot read the range ${wanted[name]}; use x.y.z, x.y, ^x.y.z or ~x.y.z (or npm:name@ one of them)`,
+        );
       else if (!inRange) problems.push(`${name}: locked at ${version}, outside package.json's ${wanted[name]}`);
     }
   }
