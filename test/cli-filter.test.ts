@@ -14,6 +14,7 @@ import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { closeServers, startServer, text } from './support/http-server.js';
+import { systemTool } from './support/system-tool.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLI = join(ROOT, 'dist/cli.js');
@@ -260,10 +261,9 @@ describe('input', () => {
 
 describe('stderr on a terminal', () => {
   // `script` (util-linux) runs the command on a pseudo-terminal, so that stderr is a TTY there.
-  const hasScript = spawnSync('script', ['--version']).status === 0;
-  if (!hasScript) console.warn('skipped: the progress line needs util-linux `script` to run the command on a terminal');
+  const script = systemTool({ name: 'script', install: 'apt-get install -y util-linux' });
 
-  it.skipIf(!hasScript)('shows a progress line (lines/s, bytes, hosts) then the summary; --quiet shows neither', () => {
+  it.skipIf(!script.found)('shows a progress line (lines/s, bytes, hosts) then the summary; --quiet shows neither', () => {
     const input = file('tty.txt', `${URLS}\n`);
     const command = (extra: string): string =>
       `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} filter ${SOURCE.join(' ')} ${extra} ${JSON.stringify(input)} > /dev/null`;
