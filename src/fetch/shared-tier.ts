@@ -87,12 +87,12 @@ export class SharedTier {
    * The origin's record: its entry, undefined when there is none (or it is invalid: counted, and replaced
    * by the next write), or UNAVAILABLE.
    */
-  async read(origin: string): Promise<SharedEntry | undefined | Unavailable> {
+  async read(origin: string, countInvalid = true): Promise<SharedEntry | undefined | Unavailable> {
     const value = await this.call(() => this.store.get(recordKey(origin)));
     if (value === UNAVAILABLE || value === undefined) return value;
     if (typeof value !== 'string') return this.failed();
     const entry = decodeRecord(value, origin, this.settings.maxBytes);
-    if (entry === undefined) this.counts.invalid++;
+    if (entry === undefined && countInvalid) this.counts.invalid++;
     return entry;
   }
 
@@ -119,7 +119,8 @@ export class SharedTier {
     if (taken === UNAVAILABLE) return taken;
     if (typeof taken !== 'boolean') return this.failed();
     if (!taken) return 'held';
-    const entry = await this.read(origin);
+    // Looked at again, not counted again: an invalid record was counted when this miss first read it.
+    const entry = await this.read(origin, false);
     if (entry === UNAVAILABLE || entry === undefined || this.settings.now() >= entry.expiresAt) return { lease };
     void this.release(lease);
     return { entry };
@@ -143,7 +144,7 @@ export class SharedTier {
     while (Date.now() < until && !signal.aborted) {
       await sleep(Math.min(interval, Math.max(0, until - Date.now())), signal);
       interval = Math.min(interval * 1.5, LONGEST_LOOK_MS);
-      const entry = await this.read(origin);
+      const entry = await this.read(origin, false);
       if (entry === UNAVAILABLE) return entry;
       if (entry !== undefined && this.settings.now() < entry.expiresAt) return { entry };
       const claim = await this.claim(origin);
