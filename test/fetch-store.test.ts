@@ -7,7 +7,7 @@
  * real time.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { RobotsCache, type RobotsCacheOptions, type RobotsStore } from '../src/platform/inline.js';
+import { RobotsCache, RobotsCacheDisposedError, type RobotsCacheOptions, type RobotsStore } from '../src/platform/inline.js';
 import { leaseKey, maxRecordChars, recordKey } from '../src/fetch/shared-record.js';
 import { RECORD_GRACE_MS } from '../src/fetch/shared-tier.js';
 import { closeServers, startServer, status, text, type Route, type TestServer } from './support/http-server.js';
@@ -126,6 +126,19 @@ describe('one fetch per origin across the fleet', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(250);
     expect(server.count()).toBe(1);
     expect(cache.stats().store).toMatchObject({ waits: 1, takeovers: 1, writes: 1 });
+  });
+
+  it('dispose() while waiting for another process: the caller gets RobotsCacheDisposedError, nothing is fetched', async () => {
+    const server = await site();
+    const store = new MemoryStore();
+    store.put(leaseKey(server.origin), 'another process', 10_000);
+    const cache = processWith(store);
+    const waiting = cache.isAllowed(`${server.origin}/x`);
+    await sleep(30);
+    cache.dispose();
+    await expect(waiting).rejects.toBeInstanceOf(RobotsCacheDisposedError);
+    expect(server.count()).toBe(0);
+    expect(cache.stats().store.fallbacks).toBe(0);
   });
 
   it('a store without leases (the Workers Cache API) shares best effort: a later miss reads what an earlier one stored', async () => {

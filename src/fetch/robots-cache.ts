@@ -328,8 +328,9 @@ export class RobotsCache {
   }
 
   private launch(where: RobotsLocation): Flight<Landed> {
-    // A fetch, and a second one when a 304 confirms a copy no longer held: two deadlines at most.
-    const flight = new Flight<Landed>(2 * this.settings.fetch.timeoutMs);
+    // A fetch, and a second one when a 304 confirms a copy no longer held: two deadlines at most; with a
+    // store, its calls and the wait for another process's lease too.
+    const flight = new Flight<Landed>(2 * this.settings.fetch.timeoutMs + (this.shared?.longestWaitMs ?? 0));
     this.flights.set(where.origin, flight);
     void this.fly(where, flight);
     return flight;
@@ -370,6 +371,7 @@ export class RobotsCache {
     if (usable && shared.leases) {
       const first = await shared.claim(origin);
       const claim = first === 'held' ? await shared.waitFor(origin, flight.cancel.signal) : first;
+      if (this.disposed) throw new RobotsCacheDisposedError();
       if (claim === UNAVAILABLE) usable = false;
       else if ('entry' in claim) {
         shared.counts.hits++;

@@ -78,6 +78,14 @@ export class SharedTier {
     this.store = settings.store;
   }
 
+  /**
+   * The longest a local miss spends in the store beyond its fetch: a read, the wait for another process's
+   * lease and its claims, the write.
+   */
+  get longestWaitMs(): number {
+    return 4 * this.settings.timeoutMs + (this.leases ? this.settings.leaseMs : 0);
+  }
+
   /** Whether the store can lease: only then does one process of the fleet fetch while the others wait. */
   get leases(): boolean {
     return typeof this.store.acquire === 'function';
