@@ -98,6 +98,18 @@ describe('what one process fetched, the others read', () => {
     });
     expect(missing.count() + down.count()).toBe(2);
   });
+  it("shares a 429's Retry-After: no process of the fleet asks the site again before it", async () => {
+    const server = await site(status(429, { 'retry-after': '600' }));
+    const store = new MemoryStore();
+    expect(await processWith(store).isAllowed(`${server.origin}/x`)).toBe(false);
+    clock += 300 * SECOND;
+    const later = processWith(store);
+    expect(await later.explain(`${server.origin}/x`)).toMatchObject({
+      allowed: false,
+      source: { from: 'store', reason: 'rate-limited', expiresAt: clock - 300 * SECOND + 600 * SECOND },
+    });
+    expect(server.count()).toBe(1);
+  });
 });
 
 describe('one fetch per origin across the fleet', () => {
