@@ -98,6 +98,7 @@ describe('what one process fetched, the others read', () => {
     });
     expect(missing.count() + down.count()).toBe(2);
   });
+
   it("shares a 429's Retry-After: no process of the fleet asks the site again before it", async () => {
     const server = await site(status(429, { 'retry-after': '600' }));
     const store = new MemoryStore();
