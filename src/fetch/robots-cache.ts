@@ -11,7 +11,7 @@ import { resolveCacheOptions, type ResolvedCacheOptions } from './cache-options.
 import { nextEntry, validatorsOf, withoutParse, type Copy, type Entry as CacheEntry } from './cache-transitions.js';
 import { CachedFile } from './cached-file.js';
 import { Flight, requestsHaveOwnContexts, type Landing, type Waiter } from './flight.js';
-import { fetchRobotsAt, type FetchAttempt, type NotModified, type Validators } from './fetch-robots.js';
+import { fetchRobotsAt, hostRefusal, type FetchAttempt, type NotModified, type Validators } from './fetch-robots.js';
 import { LruBudget } from './lru-budget.js';
 import { locateUrl, type RobotsLocation } from './origin.js';
 import type { RobotsFetchResult, RobotsFetchRules } from './outcome.js';
@@ -70,6 +70,8 @@ function abortReason(signal: AbortSignalShape): unknown {
  *   the last good copy keeps answering (`from: 'stale'`) for up to 30 days after it was fetched; without
  *   one, everything is disallowed and the site is asked again after 1 min, 2 min, 4 min, … up to 1 h (or
  *   later, when its `Retry-After` says so).
+ * - With `allowHost` (such as `publicHostsOnly`), a refused host is not fetched: it disallows everything
+ *   (reason `'host-refused'`), and the policy is asked again after `minLifetimeMs`.
  * - Concurrent calls for one origin share one request; at most `maxEntries` origins are kept, the least
  *   recently used one dropped first (its compiled rules freed).
  * - URLs are parsed once, with the URL parser fetch() uses: the path and query that decide are those a
@@ -328,6 +330,9 @@ export class RobotsCache {
    */
   private async fetchEntry(where: RobotsLocation, flight: Flight<Landed>): Promise<Landed> {
     const origin = where.origin;
+    // The crawler's own decision, made without the network: no fetch counted, no back-off (cache-transitions.ts).
+    const refused = hostRefusal(where, this.settings.fetch);
+    if (refused !== undefined) return landed(this.store(origin, { result: refused }), 'network');
     const held = this.entries.peek(origin)?.copy;
     const validators = this.settings.revalidate && held !== undefined ? validatorsOf(held) : undefined;
     const { result, body } = await this.fetchOnce(where, flight, validators);
