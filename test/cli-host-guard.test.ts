@@ -84,6 +84,27 @@ describe('the resolved address is checked on the connection', () => {
     expect(server.count()).toBe(2);
   });
 
+  it('with --allow-network, a private name is judged by its addresses: in the range it is fetched, outside it refused', async () => {
+    const server = await startServer({ '/robots.txt': text(RULES) });
+    const { resolve } = tableResolve({
+      intranet: [['127.0.0.1']],
+      'metadata.google.internal': [['169.254.169.254']],
+      localhost: [['127.0.0.1']],
+    });
+    const { guard, options } = guarded({ allowedNetworks: networks('127.0.0.0/8') }, resolve);
+    expect(await fetchRobotsTxt(`http://intranet:${server.port}/`, options)).toMatchObject({ outcome: 'rules' });
+    expect(await fetchRobotsTxt(`http://localhost:${server.port}/`, options)).toMatchObject({ outcome: 'rules' });
+    expect(await fetchRobotsTxt('http://metadata.google.internal/', options)).toMatchObject({ reason: 'host-refused' });
+    expect(guard.lastRefusal).toEqual({ host: 'metadata.google.internal', address: '169.254.169.254' });
+    // Without it, such a name is refused as written, before any lookup.
+    const plain = tableResolve({ intranet: [['127.0.0.1']] });
+    expect(await fetchRobotsTxt(`http://intranet:${server.port}/`, guarded({}, plain.resolve).options)).toMatchObject({
+      reason: 'host-refused',
+    });
+    expect(plain.asked).toEqual([]);
+    expect(server.count()).toBe(2);
+  });
+
   it('one internal address among public ones refuses the name (a rebinding attempt mixes them)', async () => {
     const { resolve } = tableResolve({ 'mixed.example.com': [['93.184.215.14', '127.0.0.1']] });
     const { guard, options } = guarded({}, resolve);

@@ -24,7 +24,9 @@ export const HOST_OPTIONS_HELP = `  --allow-internal-hosts   fetch from internal
                            private, link-local, CGNAT and unique-local ranges (IPv4, IPv6, IPv4-mapped),
                            names only a private resolver answers and cloud metadata endpoints are refused,
                            as written and as resolved, at the first request and at every redirect
-  --allow-network CIDR     addresses in CIDR (e.g. 10.20.0.0/16, fd12::/16) may be fetched (repeatable)`;
+  --allow-network CIDR     addresses in CIDR (e.g. 10.20.0.0/16, fd12::/16) may be fetched, written as
+                           such or resolved from a name (repeatable); a private name (intranet, *.internal)
+                           is then judged by its addresses`;
 
 /** What the flags allow besides public hosts. */
 export interface HostPolicy {
@@ -86,20 +88,27 @@ export class HostGuard {
     };
   }
 
-  /** The library's allowHost: a URL whose host, as written, is public or allowed. */
+  /**
+   * The library's allowHost: a URL whose host, as written, is public or allowed. With allowed networks, a
+   * name refused for its form (`intranet`, `*.internal`) is judged by what it resolves to instead, in the lookup.
+   */
   readonly allowHost = (url: string | URLInput): boolean => {
     if (this.policy.allowInternalHosts || publicHostsOnly(url)) return true;
     const hostname = typeof url === 'string' ? new URL(url).hostname : url.hostname;
     const address = literalAddress(hostname);
-    if (address !== undefined && this.policy.allowedNetworks.some((network) => networkContains(network, address))) return true;
+    if (address === undefined ? this.policy.allowedNetworks.length > 0 : this.inAllowedNetwork(address)) return true;
     this.lastRefusal = { host: hostname, address: undefined };
     return false;
   };
 
+  private inAllowedNetwork(address: Uint8Array): boolean {
+    return this.policy.allowedNetworks.some((network) => networkContains(network, address));
+  }
+
   private allowsAddress(address: string): boolean {
     if (this.policy.allowInternalHosts || isPublicAddress(address)) return true;
     const bytes = parseAddress(address);
-    return bytes !== undefined && this.policy.allowedNetworks.some((network) => networkContains(network, bytes));
+    return bytes !== undefined && this.inAllowedNetwork(bytes);
   }
 
   /**
