@@ -19,6 +19,7 @@ export type { AgentLine, Diagnostic, DiagnosticCode, Group, RuleLine } from './p
 export { MAX_LINE_BYTES } from './parse/lines.js';
 export { fetchRobotsTxt, MAX_REDIRECTS } from './fetch/fetch-robots.js';
 export type { FetchLike, FetchRobotsOptions } from './fetch/options.js';
+export { HostRefusedError, isPublicAddress, publicHostsOnly } from './fetch/host-policy.js';
 export { robotsLocation, type RobotsLocation } from './fetch/origin.js';
 export type { RobotsFetchReason, RobotsFetchResult, RobotsFetchRules, RobotsFetchVerdict, RobotsOutcome } from './fetch/outcome.js';
 export { CACHE_LIMITS } from './fetch/cache-policy.js';

@@ -360,6 +360,32 @@ describe('an unreachable site with a copy: the copy keeps answering, stale', () 
   });
 });
 
+describe("a host the crawler's allowHost refused: its own decision, not the site's state", () => {
+  it('disallows all for the shortest lifetime, then the policy is asked again: no back-off, however often', () => {
+    const entries = run([
+      [T, ended('host-refused')],
+      [T + MINUTE, ended('host-refused')],
+      [T + 2 * MINUTE, ended('host-refused')],
+    ]);
+    expect(entries.map((entry) => entry.expiresAt - entry.copy.fetchedAt)).toEqual([MINUTE, MINUTE, MINUTE]);
+    expect(entries.map((entry) => entry.failures)).toEqual([0, 0, 0]);
+    expect(entries.at(-1)?.copy.facts).toMatchObject({ outcome: 'disallow-all', reason: 'host-refused' });
+  });
+
+  it('no good copy stands in for it: the refusal replaces the file held', () => {
+    const entry = lastOf([
+      [T, ok({ name: 'file' })],
+      [T + DAY, ended('host-refused')],
+    ]);
+    expect(entry).toMatchObject({ stale: false, refreshFailure: undefined, copy: { file: undefined } });
+  });
+
+  it('the floor follows minLifetimeMs', () => {
+    const policy = { ...DEFAULTS, lifetimes: { min: 5 * SECOND, max: HOUR } };
+    expect(lastOf([[T, ended('host-refused')]], policy).expiresAt).toBe(T + 5 * SECOND);
+  });
+});
+
 describe('429 and Retry-After', () => {
   it('a 429 is unreachable, not a 4xx: it disallows all (RFC 9309 §2.3.1.4; Google reads it as a 5xx)', () => {
     const entry = nextEntry(undefined, answered(429), T, DEFAULTS);

@@ -159,7 +159,7 @@ describe('check against an http(s) URL', () => {
   // RFC 9309 §2.3.1.1
   it('a 200: the first line says what was fetched, then the verdicts of its rules', async () => {
     const server = await startServer({ '/robots.txt': text(ROBOTS) });
-    const result = await run(['check', `${server.origin}/any/page`, 'OtherBot', '/private/plans', '/']);
+    const result = await run(['check', '--allow-internal-hosts', `${server.origin}/any/page`, 'OtherBot', '/private/plans', '/']);
     expect(result.code).toBe(1);
     expect(result.stdout.split('\n')).toEqual([
       `fetched ${server.origin}/robots.txt: status 200, rules (ok): the file's rules decide; ${ROBOTS.length} bytes`,
@@ -173,7 +173,7 @@ describe('check against an http(s) URL', () => {
   // RFC 9309 §2.3.1.3
   it('a 404 allows everything: exit 0, and the output says why', async () => {
     const server = await startServer();
-    const result = await run(['check', server.origin, 'ExampleBot', '/private/plans']);
+    const result = await run(['check', '--allow-internal-hosts', server.origin, 'ExampleBot', '/private/plans']);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^fetched .*: status 404, allow-all \(client-error\): no usable robots\.txt/);
     expect(result.stdout).toContain('allowed     /private/plans  (allow-all: client-error)');
@@ -182,7 +182,7 @@ describe('check against an http(s) URL', () => {
   // RFC 9309 §2.3.1.4
   it('a 503 disallows everything: exit 1, so that scripts can branch on it', async () => {
     const server = await startServer({ '/robots.txt': status(503) });
-    const result = await run(['check', '--format', 'json', server.origin, 'ExampleBot', '/', '/a']);
+    const result = await run(['check', '--allow-internal-hosts', '--format', 'json', server.origin, 'ExampleBot', '/', '/a']);
     expect(result.code).toBe(1);
     const lines = jsonLines(result.stdout);
     expect(lines.map((line) => line.allowed)).toEqual([false, false]);
@@ -194,7 +194,7 @@ describe('check against an http(s) URL', () => {
   });
 
   it('an unreachable site disallows everything', async () => {
-    const result = await run(['check', `http://127.0.0.1:${await closedPort()}/`, 'ExampleBot', '/']);
+    const result = await run(['check', '--allow-internal-hosts', `http://127.0.0.1:${await closedPort()}/`, 'ExampleBot', '/']);
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/no response, disallow-all \(network-error\)/);
   });
@@ -202,7 +202,7 @@ describe('check against an http(s) URL', () => {
   // RFC 9309 §2.3.1.2
   it('a redirect is followed, and the first line names where it led', async () => {
     const server = await startServer({ '/robots.txt': redirect('/moved.txt'), '/moved.txt': text(ROBOTS) });
-    const result = await run(['check', server.origin, 'OtherBot', '/private/x']);
+    const result = await run(['check', '--allow-internal-hosts', server.origin, 'OtherBot', '/private/x']);
     expect(result.code).toBe(1);
     expect(result.stdout.split('\n')[0]).toBe(
       `fetched ${server.origin}/robots.txt after 1 redirect to ${server.origin}/moved.txt: status 200, rules (ok): ` +
@@ -212,14 +212,14 @@ describe('check against an http(s) URL', () => {
 
   it('--user-agent sets the header sent, while AGENT picks the group', async () => {
     const server = await startServer({ '/robots.txt': text(ROBOTS) });
-    const result = await run(['check', '--user-agent', HEADER, server.origin, 'ExampleBot', '/drafts/a']);
+    const result = await run(['check', '--allow-internal-hosts', '--user-agent', HEADER, server.origin, 'ExampleBot', '/drafts/a']);
     expect(result.code).toBe(1);
     expect(server.requests[0]?.headers['user-agent']).toBe(HEADER);
   });
 
   it('URLs on another origin get a note: their own robots.txt governs them', async () => {
     const server = await startServer({ '/robots.txt': text(ROBOTS) });
-    const result = await run(['check', server.origin, 'ExampleBot', 'https://example.org/a']);
+    const result = await run(['check', '--allow-internal-hosts', server.origin, 'ExampleBot', 'https://example.org/a']);
     expect(result.stderr).toContain(`note: URLs on https://example.org are governed by its own robots.txt, not ${server.origin}'s`);
   });
 });
@@ -247,7 +247,7 @@ describe('fetch', () => {
   it('reports outcome, status, final URL, size, cache lifetime, content type, groups, sitemaps, host and diagnostics', async () => {
     const body = `${ROBOTS}Host: shop.example\nNoindex: /x\n`;
     const server = await startServer({ '/robots.txt': text(body, 200, { 'cache-control': 'max-age=3600' }) });
-    const result = await run(['fetch', `${server.origin}/some/page`]);
+    const result = await run(['fetch', '--allow-internal-hosts', `${server.origin}/some/page`]);
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');
     expect(result.stdout.split('\n')).toEqual([
@@ -271,7 +271,7 @@ describe('fetch', () => {
 
   it('--format json gives every field of the result, the cache lifetime and the file', async () => {
     const server = await startServer({ '/robots.txt': redirect('/moved.txt'), '/moved.txt': text(ROBOTS) });
-    const result = await run(['fetch', '--format', 'json', '--user-agent', HEADER, server.origin]);
+    const result = await run(['fetch', '--allow-internal-hosts', '--format', 'json', '--user-agent', HEADER, server.origin]);
     expect(result.code).toBe(0);
     const [report] = jsonLines(result.stdout);
     expect(report).toMatchObject({
@@ -305,16 +305,18 @@ describe('fetch', () => {
     const server = await startServer({
       '/robots.txt': text('<!DOCTYPE html><html><body>hi</body></html>', 200, { 'content-type': 'text/html' }),
     });
-    const result = await run(['fetch', server.origin]);
+    const result = await run(['fetch', '--allow-internal-hosts', server.origin]);
     expect(result.stdout).toContain('content type  text/html, looks like HTML');
   });
 
   it('--max-bytes truncates the body, and the size line says so', async () => {
     // The ignored size is known from an uncompressed body's Content-Length.
     const server = await startServer({ '/robots.txt': text(ROBOTS, 200, { 'content-length': String(ROBOTS.length) }) });
-    const [report] = jsonLines((await run(['fetch', '--format', 'json', '--max-bytes', '20', server.origin])).stdout);
+    const [report] = jsonLines(
+      (await run(['fetch', '--allow-internal-hosts', '--format', 'json', '--max-bytes', '20', server.origin])).stdout,
+    );
     expect(report).toMatchObject({ bytes: 20, truncated: true, bytesIgnored: ROBOTS.length - 20 });
-    const textReport = await run(['fetch', '--max-bytes', '20', server.origin]);
+    const textReport = await run(['fetch', '--allow-internal-hosts', '--max-bytes', '20', server.origin]);
     expect(textReport.stdout).toContain(
       `size          20 bytes parsed, truncated at --max-bytes: ${ROBOTS.length - 20} more bytes ignored`,
     );
@@ -323,31 +325,31 @@ describe('fetch', () => {
   // RFC 9309 §2.3.1.3
   it('a 404 is a result: exit 0, outcome allow-all, no file', async () => {
     const server = await startServer();
-    const result = await run(['fetch', server.origin]);
+    const result = await run(['fetch', '--allow-internal-hosts', server.origin]);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('outcome       allow-all (client-error): no usable robots.txt, so everything may be crawled');
     expect(result.stdout).toContain('status        404');
     expect(result.stdout).toContain('cache         kept 24 h (no Cache-Control max-age');
     expect(result.stdout).not.toContain('groups');
-    const [report] = jsonLines((await run(['fetch', '--format', 'json', server.origin])).stdout);
+    const [report] = jsonLines((await run(['fetch', '--allow-internal-hosts', '--format', 'json', server.origin])).stdout);
     expect(report).toMatchObject({ outcome: 'allow-all', reason: 'client-error', status: 404, file: null });
   });
 
   // RFC 9309 §2.3.1.4
   it('a 500 is a result: exit 0, outcome disallow-all, and when a cache would ask again', async () => {
     const server = await startServer({ '/robots.txt': status(500) });
-    const result = await run(['fetch', server.origin]);
+    const result = await run(['fetch', '--allow-internal-hosts', server.origin]);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('outcome       disallow-all (server-error): the site counts as unreachable');
     expect(result.stdout).toContain('status        500');
     expect(result.stdout).toContain('cache         not kept: asked again after 1 min');
-    const [report] = jsonLines((await run(['fetch', '--format', 'json', server.origin])).stdout);
+    const [report] = jsonLines((await run(['fetch', '--allow-internal-hosts', '--format', 'json', server.origin])).stdout);
     expect(report).toMatchObject({ outcome: 'disallow-all', status: 500, cacheLifetimeMs: null, nextFetchAfterMs: 60_000, file: null });
   });
 
   it('a 503 with Retry-After: a cache asks again after it', async () => {
     const server = await startServer({ '/robots.txt': status(503, { 'retry-after': '120' }) });
-    const result = await run(['fetch', server.origin]);
+    const result = await run(['fetch', '--allow-internal-hosts', server.origin]);
     expect(result.stdout).toContain('cache         not kept: asked again after 2 min (Retry-After 120 s)');
   });
 

@@ -380,6 +380,7 @@ describe('--fetch', () => {
         '--agent',
         'ExampleBot',
         '--fetch',
+        '--allow-internal-hosts',
         '--concurrency',
         '2',
         '--user-agent',
@@ -409,8 +410,14 @@ describe('--fetch', () => {
     const again = await run(['--agent', 'ExampleBot', '--robots-dir', saved, '--emit', 'all', '--annotate', '-q'], input);
     expect(again.stdout.equals(result.stdout)).toBe(true);
     // Fetched in the main thread, decided in it (--workers 1) or in workers (2): the same bytes, each host fetched once.
-    const inline = await run(['--agent', 'ExampleBot', '--fetch', '--workers', '1', '--emit', 'all', '--annotate', '-q'], input);
-    const threaded = await run(['--agent', 'ExampleBot', '--fetch', '--workers', '2', '--emit', 'all', '--annotate', '-q'], input);
+    const inline = await run(
+      ['--agent', 'ExampleBot', '--fetch', '--allow-internal-hosts', '--workers', '1', '--emit', 'all', '--annotate', '-q'],
+      input,
+    );
+    const threaded = await run(
+      ['--agent', 'ExampleBot', '--fetch', '--allow-internal-hosts', '--workers', '2', '--emit', 'all', '--annotate', '-q'],
+      input,
+    );
     expect(inline.stdout.equals(result.stdout)).toBe(true);
     expect(threaded.stdout.equals(result.stdout)).toBe(true);
     expect(site.count()).toBe(3);
@@ -425,7 +432,20 @@ describe('--fetch', () => {
     for (let round = 0; round < 4; round++)
       sites.forEach((server, i) => lines.push(`${server.origin}/${'abc'[i]}/x`, `${server.origin}/free`));
     const result = await run(
-      ['--agent', 'ExampleBot', '--fetch', '--cache-mb', '1', '--workers', '1', '--emit', 'all', '--annotate', '-q'],
+      [
+        '--agent',
+        'ExampleBot',
+        '--fetch',
+        '--allow-internal-hosts',
+        '--cache-mb',
+        '1',
+        '--workers',
+        '1',
+        '--emit',
+        'all',
+        '--annotate',
+        '-q',
+      ],
       `${lines.join('\n')}\n`,
     );
     expect(result.code, result.stderr).toBe(0);

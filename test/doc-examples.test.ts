@@ -420,7 +420,7 @@ describe('running examples', () => {
           "await refused('https://unknown.example/'); // 'TypeError: ENOTFOUND'",
           "(await refused('file:///etc/passwd')).startsWith('TypeError'); // true",
           "await new Promise((resolve) => http.get('http://example.com/').on('error', (error) => resolve(error.message)));",
-          "// 'doc examples may only connect to 127.0.0.1 (refused example.com:80)'",
+          "// 'tests may only connect to the loopback interface (refused example.com:80)'",
         ].join('\n'),
       ),
       exported,

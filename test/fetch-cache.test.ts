@@ -7,6 +7,7 @@ import {
   CACHE_LIMITS,
   matcherInfo,
   parseRobotsTxt,
+  publicHostsOnly,
   RobotsCache,
   RobotsCacheDisposedError,
   robotsLocation,
@@ -280,6 +281,60 @@ describe('caching', () => {
     clock += 61 * SECOND;
     expect(await robots.isAllowed(`${server.origin}/public`)).toBe(false);
     expect(first.rules?.disposed).toBe(true);
+  });
+});
+
+describe('allowHost: hosts the crawler refuses', () => {
+  it('a refused host disallows everything without a request: reason host-refused, no fetch counted', async () => {
+    const server = await startServer({ '/robots.txt': text(RULES) });
+    const robots = cacheFor({ allowHost: publicHostsOnly });
+    expect(await robots.isAllowed(`${server.origin}/public`)).toBe(false);
+    expect(await robots.explain(`${server.origin}/public`)).toMatchObject({
+      allowed: false,
+      line: 0,
+      source: { outcome: 'disallow-all', reason: 'host-refused', status: 0, from: 'cache', expiresAt: clock + CACHE_LIMITS.minLifetime },
+    });
+    expect(await robots.crawlDelay(`${server.origin}/`)).toBeUndefined();
+    expect(robots.stats()).toMatchObject({ entries: 1, fetches: 0, hits: 2 });
+    expect(server.count()).toBe(0);
+  });
+
+  it('asks the policy once per origin and lifetime, and again after minLifetimeMs, with no back-off', async () => {
+    const server = await startServer({ '/robots.txt': text(RULES) });
+    let allowed = false;
+    const asked: string[] = [];
+    const robots = cacheFor({ allowHost: (url) => (asked.push(url.href), allowed), minLifetimeMs: 5 * SECOND });
+    for (let call = 0; call < 3; call++) expect(await robots.isAllowed(`${server.origin}/public`)).toBe(false);
+    expect(asked).toEqual([`${server.origin}/robots.txt`]);
+    // Refused again: the next lifetime is the floor again, not a doubled back-off.
+    clock += 5 * SECOND;
+    expect((await robots.get(server.origin)).expiresAt).toBe(clock + 5 * SECOND);
+    allowed = true;
+    clock += 5 * SECOND;
+    expect(await robots.isAllowed(`${server.origin}/public`)).toBe(true);
+    expect(server.count()).toBe(1);
+    expect(asked).toHaveLength(3);
+  });
+
+  it('a good copy held stands in for no refused host: the refusal replaces it', async () => {
+    const server = await startServer({ '/robots.txt': text(RULES, 200, { 'cache-control': 'max-age=60' }) });
+    let allowed = true;
+    const robots = cacheFor({ allowHost: () => allowed });
+    expect(await robots.isAllowed(`${server.origin}/public`)).toBe(true);
+    allowed = false;
+    clock += 61 * SECOND;
+    const cached = await robots.get(server.origin);
+    expect(cached).toMatchObject({ outcome: 'disallow-all', reason: 'host-refused', from: 'network' });
+    expect(cached.refreshFailure).toBeUndefined();
+    expect(robots.stats().bytesHeld).toBe(0);
+  });
+
+  it('is asked before every redirect hop too', async () => {
+    const server = await startServer({ '/robots.txt': redirect('http://10.0.0.1/robots.txt') });
+    const allowHost = (url: URL): boolean => url.host === `127.0.0.1:${server.port}`;
+    const robots = cacheFor({ allowHost });
+    expect(await robots.get(server.origin)).toMatchObject({ outcome: 'allow-all', reason: 'redirect-refused', status: 301 });
+    expect(robots.stats().fetches).toBe(1);
   });
 });
 

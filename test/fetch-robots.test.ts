@@ -4,7 +4,15 @@
  */
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fetchRobotsTxt, MAX_REDIRECTS, type FetchLike, type FetchRobotsOptions, type RobotsFetchResult } from '../src/platform/inline.js';
+import {
+  fetchRobotsTxt,
+  HostRefusedError,
+  MAX_REDIRECTS,
+  publicHostsOnly,
+  type FetchLike,
+  type FetchRobotsOptions,
+  type RobotsFetchResult,
+} from '../src/platform/inline.js';
 import { closedPort, closeServers, hang, redirect, startServer, status, text, type TestServer } from './support/http-server.js';
 
 const UA = 'ExampleBot/1.2 (+https://example.com/bot)';
@@ -392,6 +400,96 @@ describe('allowRedirect decides where redirects may go', () => {
     });
     expect(result).toMatchObject({ outcome: 'allow-all', reason: 'redirect-refused' });
     expect(server.count('/elsewhere')).toBe(0);
+  });
+});
+
+describe('allowHost refuses hosts before any request', () => {
+  it('a refused first host is not fetched: disallow-all, reason host-refused, status 0', async () => {
+    const { fetch, refused } = loopbackOnlyFetch();
+    const asked: string[] = [];
+    const policy = (url: URL): boolean => (asked.push(url.href), publicHostsOnly(url));
+    const result = await fetchRobotsTxt('http://169.254.169.254/latest/meta-data/', { userAgent: UA, fetch, allowHost: policy });
+    expect(result).toMatchObject({
+      outcome: 'disallow-all',
+      reason: 'host-refused',
+      status: 0,
+      redirects: 0,
+      origin: 'http://169.254.169.254',
+      finalUrl: 'http://169.254.169.254/robots.txt',
+    });
+    expect(asked).toEqual(['http://169.254.169.254/robots.txt']);
+    expect(refused).toEqual([]);
+  });
+
+  it('is asked before every hop too, after allowRedirect: a hop it refuses ends as redirect-refused, never requested', async () => {
+    const server = await startServer({ '/robots.txt': redirect('/a'), '/a': redirect('http://10.0.0.1/robots.txt') });
+    const { fetch, refused } = loopbackOnlyFetch();
+    const asked: string[] = [];
+    const onlyThisServer = (url: URL): boolean => (asked.push(url.href), url.host === `127.0.0.1:${server.port}`);
+    const result = await fetchRobotsTxt(server.origin, { userAgent: UA, fetch, allowHost: onlyThisServer });
+    expect(result).toMatchObject({
+      outcome: 'allow-all',
+      reason: 'redirect-refused',
+      status: 301,
+      redirects: 1,
+      finalUrl: `${server.origin}/a`,
+    });
+    expect(asked).toEqual([`${server.origin}/robots.txt`, `${server.origin}/a`, 'http://10.0.0.1/robots.txt']);
+    expect(refused).toEqual([]);
+  });
+
+  it('allows what it returns true for, and only that: a throw or a truthy non-boolean refuses', async () => {
+    const server = await startServer({ '/robots.txt': text(RULES) });
+    expect(await fetchFrom(server, { allowHost: () => true })).toMatchObject({ outcome: 'rules' });
+    const throwing = (): boolean => {
+      throw new Error('policy failed');
+    };
+    expect(await fetchFrom(server, { allowHost: throwing })).toMatchObject({ reason: 'host-refused' });
+    expect(await fetchFrom(server, { allowHost: (() => 'yes') as unknown as () => boolean })).toMatchObject({ reason: 'host-refused' });
+    expect(server.count()).toBe(1);
+  });
+
+  it('publicHostsOnly as allowHost refuses the loopback test server itself', async () => {
+    const server = await startServer({ '/robots.txt': text(RULES) });
+    expect(await fetchFrom(server, { allowHost: publicHostsOnly })).toMatchObject({ outcome: 'disallow-all', reason: 'host-refused' });
+    expect(server.count()).toBe(0);
+  });
+
+  it('a bad allowHost is a TypeError before any request', async () => {
+    const { fetch, refused } = loopbackOnlyFetch();
+    // @ts-expect-error: deliberately wrong
+    await expect(fetchRobotsTxt('https://example.com/', { userAgent: UA, fetch, allowHost: true })).rejects.toThrow(
+      /allowHost must be a function/,
+    );
+    expect(refused).toEqual([]);
+  });
+});
+
+describe("a fetch that throws HostRefusedError (its own DNS lookup's refusal)", () => {
+  it('for the first request: host-refused, also when the error is the cause of the one fetch throws', async () => {
+    for (const error of [
+      new HostRefusedError('intranet.example.com', '10.0.0.7'),
+      new TypeError('fetch failed', { cause: new HostRefusedError('x') }),
+    ]) {
+      const fetch: FetchLike = () => Promise.reject(error);
+      const result = await fetchRobotsTxt('https://intranet.example.com/', { userAgent: UA, fetch });
+      expect(result).toMatchObject({ outcome: 'disallow-all', reason: 'host-refused', status: 0 });
+    }
+  });
+
+  it('for a redirect hop: redirect-refused, like allowHost refusing it', async () => {
+    const server = await startServer({ '/robots.txt': redirect('http://rebound.example.com/robots.txt') });
+    const fetch: FetchLike = (url, init) =>
+      new URL(url).hostname === '127.0.0.1'
+        ? globalThis.fetch(url, init)
+        : Promise.reject(new HostRefusedError('rebound.example.com', '127.0.0.1'));
+    const result = await fetchRobotsTxt(server.origin, { userAgent: UA, fetch });
+    expect(result).toMatchObject({ outcome: 'allow-all', reason: 'redirect-refused', status: 301 });
+  });
+
+  it('any other error stays a network error', async () => {
+    const fetch: FetchLike = () => Promise.reject(Object.assign(new Error('refused'), { code: 'ECONNREFUSED' }));
+    expect(await fetchRobotsTxt('https://example.com/', { userAgent: UA, fetch })).toMatchObject({ reason: 'network-error' });
   });
 });
 

@@ -7,7 +7,13 @@
  * real time.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { RobotsCache, RobotsCacheDisposedError, type RobotsCacheOptions, type RobotsStore } from '../src/platform/inline.js';
+import {
+  publicHostsOnly,
+  RobotsCache,
+  RobotsCacheDisposedError,
+  type RobotsCacheOptions,
+  type RobotsStore,
+} from '../src/platform/inline.js';
 import { leaseKey, maxRecordChars, recordKey } from '../src/fetch/shared-record.js';
 import { RECORD_GRACE_MS } from '../src/fetch/shared-tier.js';
 import { closeServers, startServer, status, text, type Route, type TestServer } from './support/http-server.js';
@@ -267,6 +273,16 @@ describe('a store that fails never stops the crawl', () => {
     const cache = processWith(odd);
     expect(await cache.isAllowed(`${server.origin}/private/x`)).toBe(false);
     expect(cache.stats().store).toMatchObject({ errors: 1, fallbacks: 1 });
+  });
+});
+
+describe('a host the crawler refuses', () => {
+  it('is refused before the store: nothing read, written or leased for it', async () => {
+    const store = new MemoryStore();
+    const cache = processWith(store, { allowHost: publicHostsOnly });
+    expect(await cache.explain('http://10.0.0.1/x')).toMatchObject({ allowed: false, source: { reason: 'host-refused' } });
+    expect(store.calls).toEqual([]);
+    expect(cache.stats().store).toMatchObject({ hits: 0, misses: 0, fallbacks: 0 });
   });
 });
 

@@ -109,7 +109,7 @@ describe('robotstxt lint', () => {
 
   it('fetches a URL the RFC 9309 way and lints the body it got', async () => {
     const server = await startServer({ '/robots.txt': text(BROKEN) });
-    const result = await run(['lint', '--format', 'json', `${server.origin}/some/page`]);
+    const result = await run(['lint', '--allow-internal-hosts', '--format', 'json', `${server.origin}/some/page`]);
     expect(result.code).toBe(1);
     const first = JSON.parse(result.stdout.split('\n')[0] ?? '') as Record<string, unknown>;
     expect(first).toMatchObject({ file: `${server.origin}/robots.txt`, code: 'pattern-not-path', line: 2, column: 11 });
@@ -117,7 +117,7 @@ describe('robotstxt lint', () => {
 
   it('a URL with no file to lint is an input error (exit 2)', async () => {
     const server = await startServer({ '/robots.txt': status(404) });
-    const result = await run(['lint', server.origin]);
+    const result = await run(['lint', '--allow-internal-hosts', server.origin]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^robotstxt: .*status 404, allow-all .*there is no file to lint/);
   });

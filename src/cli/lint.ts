@@ -12,7 +12,8 @@ import {
   type LintDiagnostic,
   type LintSeverity,
 } from './library.js';
-import { DEFAULT_USER_AGENT, jsonLine, outcomeText, printable, statusText, writeOut } from './report.js';
+import { HOST_OPTIONS, HOST_OPTIONS_HELP, HostGuard, readHostPolicy, type HostPolicy } from './host-guard.js';
+import { DEFAULT_USER_AGENT, jsonLine, noteRefusal, outcomeText, printable, statusText, writeOut } from './report.js';
 import { readUpTo } from './check.js';
 import { withBody } from './response-body.js';
 import { EXIT_LINT_ERRORS, EXIT_OK, oneOf, readArguments, UsageError, wholeNumber } from './usage.js';
@@ -41,6 +42,7 @@ Options:
   --min-severity LEVEL       error, warning or info (default): report nothing below LEVEL
   --user-agent HEADER        the User-Agent header of robots.txt requests (default "${DEFAULT_USER_AGENT}")
   --timeout MS               one deadline for each fetch (default ${DEFAULT_TIMEOUT_MS})
+${HOST_OPTIONS_HELP}
 
 Line 0 (column 0) is the file as a whole. Codes: ${Object.keys(LINT_CODES).join(', ')}.
 
@@ -60,6 +62,7 @@ const OPTIONS = {
   'min-severity': { type: 'string' },
   'user-agent': { type: 'string' },
   timeout: { type: 'string' },
+  ...HOST_OPTIONS,
 } as const;
 
 /** One input, linted: its name as shown, and its findings. */
@@ -80,13 +83,13 @@ async function readFileInput(path: string): Promise<Uint8Array> {
 }
 
 /**
- * globalThis.fetch that keeps a copy of the last response's body as the library reads it: fetchRobotsTxt
+ * The guard's fetch, keeping a copy of the last response's body as the library reads it: fetchRobotsTxt
  * gives the parsed file, and the linter needs its bytes.
  */
-function recordingFetch(): { readonly fetch: FetchLike; body(): Uint8Array } {
+function recordingFetch(guard: HostGuard): { readonly fetch: FetchLike; body(): Uint8Array } {
   let chunks: Uint8Array[] = [];
   const fetch: FetchLike = async (url, init) => {
-    const response = await globalThis.fetch(url, init);
+    const response = await guard.fetch(url, init);
     chunks = [];
     const copy = new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, controller) {
@@ -100,15 +103,24 @@ function recordingFetch(): { readonly fetch: FetchLike; body(): Uint8Array } {
   return { fetch, body: () => Buffer.concat(chunks).subarray(0, LINT_MAX_BYTES) };
 }
 
-async function lintUrl(url: string, userAgent: string, timeoutMs: number, lint: (body: Uint8Array) => LintDiagnostic[]): Promise<Linted> {
-  const recorder = recordingFetch();
-  const result = await fetchRobotsTxt(url, { userAgent, timeoutMs, maxBytes: LINT_MAX_BYTES, fetch: recorder.fetch }).catch(
-    (error: unknown) => {
-      // Only a URL or an option the library refuses throws; the network's troubles are outcomes.
-      if (error instanceof TypeError || error instanceof RangeError) throw new UsageError(`${url}: ${error.message}`);
-      throw error;
-    },
-  );
+/** How URLs are fetched: the request's header, its deadline, and the hosts allowed. */
+interface UrlSettings {
+  readonly userAgent: string;
+  readonly timeoutMs: number;
+  readonly hosts: HostPolicy;
+}
+
+async function lintUrl(url: string, settings: UrlSettings, lint: (body: Uint8Array) => LintDiagnostic[]): Promise<Linted> {
+  const guard = new HostGuard(settings.hosts);
+  const recorder = recordingFetch(guard);
+  const { userAgent, timeoutMs } = settings;
+  const options = { userAgent, timeoutMs, maxBytes: LINT_MAX_BYTES, fetch: recorder.fetch, allowHost: guard.allowHost };
+  const result = await fetchRobotsTxt(url, options).catch((error: unknown) => {
+    // Only a URL or an option the library refuses throws; the network's troubles are outcomes.
+    if (error instanceof TypeError || error instanceof RangeError) throw new UsageError(`${url}: ${error.message}`);
+    throw error;
+  });
+  noteRefusal(result, guard);
   if (result.outcome !== 'rules') {
     throw new UsageError(`${printable(result.robotsUrl)}: ${statusText(result)}, ${outcomeText(result)}; there is no file to lint`);
   }
@@ -180,13 +192,16 @@ export async function runLint(args: readonly string[]): Promise<number> {
   const format = oneOf('format', values.format, FORMATS, 'text');
   const minSeverity = oneOf('min-severity', values['min-severity'], SEVERITIES, 'info');
   const disable = readDisabled(values.disable);
-  const timeoutMs = wholeNumber('timeout', values.timeout, DEFAULT_TIMEOUT_MS);
-  const userAgent = values['user-agent'] ?? DEFAULT_USER_AGENT;
+  const urlSettings: UrlSettings = {
+    userAgent: values['user-agent'] ?? DEFAULT_USER_AGENT,
+    timeoutMs: wholeNumber('timeout', values.timeout, DEFAULT_TIMEOUT_MS),
+    hosts: readHostPolicy(values['allow-internal-hosts'], values['allow-network']),
+  };
   const lint = (body: Uint8Array): LintDiagnostic[] => lintRobotsTxt(body, { disable, minSeverity });
 
   const linted: Linted[] = [];
   for (const input of positionals) {
-    if (/^https?:\/\//i.test(input)) linted.push(await lintUrl(input, userAgent, timeoutMs, lint));
+    if (/^https?:\/\//i.test(input)) linted.push(await lintUrl(input, urlSettings, lint));
     else linted.push({ name: input === '-' ? '<stdin>' : input, diagnostics: lint(await readFileInput(input)) });
   }
   const colour = format === 'text' && process.stdout.isTTY === true && process.env.NO_COLOR === undefined;

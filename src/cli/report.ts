@@ -9,9 +9,11 @@ import {
   DEFAULT_MAX_BYTES,
   fetchRobotsTxt,
   type ProfileName,
+  type RobotsFetchReason,
   type RobotsFetchResult,
   type RobotsOutcome,
 } from './library.js';
+import { HOST_OPTIONS, HOST_OPTIONS_HELP, HostGuard, readHostPolicy, refusalText, type HostPolicy } from './host-guard.js';
 import { oneOf, UsageError, wholeNumber } from './usage.js';
 
 /** The User-Agent header sent when none is given. */
@@ -31,14 +33,16 @@ export const FETCH_OPTIONS = {
   'user-agent': { type: 'string' },
   timeout: { type: 'string' },
   'max-bytes': { type: 'string' },
+  ...HOST_OPTIONS,
 } as const;
 
-/** The help lines of --user-agent, --timeout and --max-bytes, the same in both commands. */
+/** The help lines of --user-agent, --timeout, --max-bytes and the host flags, the same in both commands. */
 export const FETCH_OPTIONS_HELP = `  --user-agent HEADER      the User-Agent header of the robots.txt request, redirects included
                            (default "${DEFAULT_USER_AGENT}")
   --timeout MS             one deadline for the whole fetch: redirects and body (default ${DEFAULT_TIMEOUT_MS})
   --max-bytes N            bytes of robots.txt read and parsed; the rest is ignored (default ${DEFAULT_MAX_BYTES},
-                           RFC 9309's 500 KiB)`;
+                           RFC 9309's 500 KiB)
+${HOST_OPTIONS_HELP}`;
 
 export interface Settings {
   readonly format: Format;
@@ -46,9 +50,12 @@ export interface Settings {
   readonly userAgent: string;
   readonly timeoutMs: number;
   readonly maxBytes: number;
+  readonly hosts: HostPolicy;
 }
 
-type FetchOptionValues = { readonly [Name in keyof typeof FETCH_OPTIONS]?: string | undefined };
+type FetchOptionValues = {
+  readonly [Name in Exclude<keyof typeof FETCH_OPTIONS, keyof typeof HOST_OPTIONS>]?: string | undefined;
+} & { readonly 'allow-internal-hosts'?: boolean | undefined; readonly 'allow-network'?: string[] | undefined };
 
 /** The shared options, checked, with their defaults. */
 export function readSettings(values: FetchOptionValues): Settings {
@@ -60,26 +67,40 @@ export function readSettings(values: FetchOptionValues): Settings {
     userAgent: values['user-agent'] ?? DEFAULT_USER_AGENT,
     timeoutMs,
     maxBytes: wholeNumber('max-bytes', values['max-bytes'], DEFAULT_MAX_BYTES, 0),
+    hosts: readHostPolicy(values['allow-internal-hosts'], values['allow-network']),
   };
 }
 
 /**
- * fetchRobotsTxt with the command's settings. Nothing the network does throws; what does throw is a URL
- * or an option the library refuses, which is the caller's mistake: a UsageError that says so.
+ * fetchRobotsTxt with the command's settings, through the host guard (a refusal is noted on stderr).
+ * Nothing the network does throws; what does throw is a URL or an option the library refuses, which is
+ * the caller's mistake: a UsageError that says so.
  */
 export async function fetchRobots(url: string, settings: Settings): Promise<RobotsFetchResult> {
+  const guard = new HostGuard(settings.hosts);
   try {
-    return await fetchRobotsTxt(url, {
+    const result = await fetchRobotsTxt(url, {
       userAgent: settings.userAgent,
       timeoutMs: settings.timeoutMs,
       maxBytes: settings.maxBytes,
       profile: settings.profile,
+      fetch: guard.fetch,
+      allowHost: guard.allowHost,
     });
+    noteRefusal(result, guard);
+    return result;
   } catch (error) {
     if (!(error instanceof TypeError || error instanceof RangeError)) throw error;
     if (/userAgent/.test(error.message)) throw new UsageError(`--user-agent: ${error.message}`);
     const bareHost = !url.includes('://') && /^[\w.-]+(?::\d+)?(?:[/?#]|$)/.test(url);
     throw new UsageError(bareHost ? `${error.message} (did you mean https://${url}?)` : error.message);
+  }
+}
+
+/** Says on stderr which host the guard refused, when it ended the fetch. */
+export function noteRefusal(result: RobotsFetchResult, guard: HostGuard): void {
+  if ((result.reason === 'host-refused' || result.reason === 'redirect-refused') && guard.lastRefusal !== undefined) {
+    process.stderr.write(`robotstxt: note: ${printable(refusalText(guard.lastRefusal))}\n`);
   }
 }
 
@@ -109,9 +130,14 @@ const OUTCOME_MEANS: Readonly<Record<RobotsOutcome, string>> = {
   'disallow-all': 'the site counts as unreachable, so nothing may be crawled',
 };
 
+/** Reasons that mean something else than their outcome says in general. */
+const REASON_MEANS: Partial<Record<RobotsFetchReason, string>> = {
+  'host-refused': 'the host is internal and was not fetched, so nothing may be crawled',
+};
+
 /** `disallow-all (server-error): the site counts as unreachable, so nothing may be crawled` */
 export function outcomeText(result: RobotsFetchResult): string {
-  return `${result.outcome} (${result.reason}): ${OUTCOME_MEANS[result.outcome]}`;
+  return `${result.outcome} (${result.reason}): ${REASON_MEANS[result.reason] ?? OUTCOME_MEANS[result.outcome]}`;
 }
 
 export function statusText(result: RobotsFetchResult): string {
@@ -140,6 +166,13 @@ export interface CacheTerm {
 
 export function cacheTerm(result: RobotsFetchResult): CacheTerm {
   const { minLifetime, maxLifetime, firstBackoff, maxBackoff } = CACHE_LIMITS;
+  if (result.reason === 'host-refused') {
+    return {
+      lifetimeMs: minLifetime,
+      nextFetchAfterMs: undefined,
+      why: 'host refused, nothing sent: a RobotsCache asks its allowHost again after the floor',
+    };
+  }
   if (result.outcome === 'disallow-all') {
     const asked = (result.retryAfter ?? 0) * 1000;
     const wait = Math.min(maxBackoff, Math.max(firstBackoff, asked));

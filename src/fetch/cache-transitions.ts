@@ -91,6 +91,15 @@ function unreachable<Kept>(previous: Entry<Kept> | undefined, facts: FetchFacts,
   return { copy, stale: false, expiresAt: retryAt, failures, refreshFailure: undefined };
 }
 
+/**
+ * The crawler's own allowHost refused the host: nothing was fetched, so no copy stands in and there is no
+ * back-off; the policy, which may change, is asked again after the shortest lifetime.
+ */
+function refused<Kept>(facts: FetchFacts, now: number, policy: TransitionPolicy): Entry<Kept> {
+  const copy: Copy<Kept> = { facts, file: undefined, fetchedAt: now, maxAge: undefined, etag: undefined, lastModified: undefined };
+  return { copy, stale: false, expiresAt: now + policy.lifetimes.min, failures: 0, refreshFailure: undefined };
+}
+
 /** A 304: the copy held is good for another lifetime, with the headers the 304 updated. */
 function renewed<Kept>(held: Copy<Kept>, confirmation: NotModified, now: number, policy: TransitionPolicy): Entry<Kept> {
   const maxAge = confirmation.maxAge ?? held.maxAge;
@@ -129,6 +138,7 @@ export function nextEntry<Kept>(
 ): Entry<Kept> {
   // The overloads let a 304 in only with an entry to renew.
   if (!('facts' in fetched)) return renewed((previous as Entry<Kept>).copy, fetched, now, policy);
+  if (fetched.facts.reason === 'host-refused') return refused(fetched.facts, now, policy);
   if (fetched.facts.outcome === 'disallow-all') return unreachable(previous, fetched.facts, now, policy);
   return definitive(fetched, now, policy);
 }

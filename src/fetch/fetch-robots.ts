@@ -6,6 +6,7 @@
 import { parseFetchedRobotsTxt } from '../api/robots-txt.js';
 import type { ResponseShape, URLInput } from '../api/web-types.js';
 import { responseMaxAge } from './cache-control.js';
+import { isHostRefusal } from './host-policy.js';
 import { resolveFetchOptions, type FetchRobotsOptions, type ResolvedFetchOptions } from './options.js';
 import { robotsLocation, type RobotsLocation } from './origin.js';
 import {
@@ -59,6 +60,17 @@ interface Progress {
   lastModified: string | undefined;
 }
 
+/** Progress before the first request. */
+const NOTHING_YET: Omit<Progress, 'url'> = {
+  redirects: 0,
+  status: 0,
+  contentType: undefined,
+  maxAge: undefined,
+  retryAfter: undefined,
+  etag: undefined,
+  lastModified: undefined,
+};
+
 const HTML_START = /^[\t\n\f\r ]*<(?:!doctype[\t\n\f\r ]+html|html|head|body|title|meta|script|!--)/i;
 
 function looksLikeHtml(contentType: string | undefined, body: Uint8Array): boolean {
@@ -96,11 +108,22 @@ function withoutCredentials(url: URL): URL {
   return url;
 }
 
+/** Whether a policy option (allowRedirect, allowHost) lets `url` be requested: only `true` does, a throw refuses. */
+function permits(policy: ((url: URL) => boolean) | undefined, url: string): boolean {
+  if (policy === undefined) return true;
+  try {
+    // A copy: the policy cannot change the URL that is requested.
+    return policy(new URL(url)) === true;
+  } catch {
+    return false;
+  }
+}
+
 /** The next hop of a redirect: its URL, or why it cannot be followed. */
 function redirectTarget(
   response: ResponseShape,
   from: string,
-  allowRedirect: ResolvedFetchOptions['allowRedirect'],
+  options: ResolvedFetchOptions,
 ): string | 'bad-redirect' | 'redirect-refused' {
   const location = response.headers.get('location');
   if (location === null || location.trim() === '') return 'bad-redirect';
@@ -113,15 +136,7 @@ function redirectTarget(
   if (next.protocol !== 'http:' && next.protocol !== 'https:') return 'bad-redirect';
   // fetch() refuses URLs with credentials; a robots.txt is public, so they are dropped, never sent or shown.
   withoutCredentials(next);
-  if (allowRedirect !== undefined) {
-    let allowed: unknown;
-    try {
-      allowed = allowRedirect(new URL(next.href));
-    } catch {
-      allowed = false;
-    }
-    if (allowed !== true) return 'redirect-refused';
-  }
+  if (!permits(options.allowRedirect, next.href) || !permits(options.allowHost, next.href)) return 'redirect-refused';
   return next.href;
 }
 
@@ -199,7 +214,9 @@ async function fetchHops(
         headers: conditionalHeaders(options.userAgent, progress.url, validators),
         signal,
       });
-    } catch {
+    } catch (error) {
+      // A fetch whose DNS lookup found an internal address: the same refusal as allowHost's.
+      if (isHostRefusal(error)) return { result: result(where, progress, progress.redirects === 0 ? 'host-refused' : 'redirect-refused') };
       return { result: result(where, progress, signal.aborted ? 'timeout' : 'network-error') };
     }
     if (!isResponse(answer)) return { result: result(where, progress, 'invalid-response') };
@@ -222,7 +239,7 @@ async function fetchHops(
     }
     if (response.status < 300 || response.status >= 400) break;
     discard(response);
-    const next = redirectTarget(response, progress.url, options.allowRedirect);
+    const next = redirectTarget(response, progress.url, options);
     if (next === 'bad-redirect' || next === 'redirect-refused') return { result: result(where, progress, next) };
     if (visited.has(next)) return { result: result(where, progress, 'redirect-loop') };
     if (progress.redirects === MAX_REDIRECTS) return { result: result(where, progress, 'too-many-redirects') };
@@ -257,7 +274,17 @@ async function fetchHops(
 }
 
 /**
- * @internal fetchRobotsTxt() with its input already checked; RobotsCache calls it. `cancel` aborts the
+ * @internal The result for a host the `allowHost` option refuses (nothing is sent), or undefined when it
+ * may be fetched. Asked before fetchRobotsAt(), once per fetch.
+ */
+export function hostRefusal(where: RobotsLocation, options: ResolvedFetchOptions): RobotsFetchVerdict | undefined {
+  if (permits(options.allowHost, where.robotsUrl)) return undefined;
+  return result(where, { ...NOTHING_YET, url: where.robotsUrl }, 'host-refused');
+}
+
+/**
+ * @internal fetchRobotsTxt() with its input already checked, once hostRefusal() let the host be fetched;
+ * RobotsCache calls it. `cancel` aborts the
  * requests (the result is then a timeout, which the cache drops). With `validators`, the request to the
  * URL they came from is conditional, and a 304 comes back as NotModified.
  */
@@ -278,16 +305,7 @@ export async function fetchRobotsAt(
   cancel?: AbortSignal,
   validators?: Validators,
 ): Promise<FetchAttempt<RobotsFetchResult | NotModified>> {
-  const progress: Progress = {
-    url: where.robotsUrl,
-    redirects: 0,
-    status: 0,
-    contentType: undefined,
-    maxAge: undefined,
-    retryAfter: undefined,
-    etag: undefined,
-    lastModified: undefined,
-  };
+  const progress: Progress = { ...NOTHING_YET, url: where.robotsUrl };
   const controller = new AbortController();
   const abort = (): void => controller.abort();
   cancel?.addEventListener('abort', abort, { once: true });
@@ -312,7 +330,8 @@ export async function fetchRobotsAt(
  * Fetches the robots.txt of `originOrUrl`'s origin once, by the standard, without caching: follows up
  * to 5 redirects itself (across hosts; the result applies to the original origin), reads at most
  * `maxBytes` of the body, and gives up after `timeoutMs` in all. Network trouble is an outcome, not an
- * exception: only a bad URL or bad options throw (TypeError, RangeError).
+ * exception: only a bad URL or bad options throw (TypeError, RangeError). With `allowHost` (such as
+ * `publicHostsOnly`), a refused host is not fetched: `disallow-all`, reason `'host-refused'`.
  *
  * @example
  * import { fetchRobotsTxt } from 'robotstxt-wasm';
@@ -325,5 +344,7 @@ export async function fetchRobotsAt(
  * }
  */
 export async function fetchRobotsTxt(originOrUrl: string | URLInput, options: FetchRobotsOptions): Promise<RobotsFetchResult> {
-  return (await fetchRobotsAt(robotsLocation(originOrUrl), resolveFetchOptions(options))).result;
+  const where = robotsLocation(originOrUrl);
+  const resolved = resolveFetchOptions(options);
+  return hostRefusal(where, resolved) ?? (await fetchRobotsAt(where, resolved)).result;
 }

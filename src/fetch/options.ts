@@ -33,9 +33,19 @@ export interface FetchRobotsOptions {
    * would request, credentials removed; `false` (or a throw) refuses it, and the fetch ends as
    * `allow-all` with reason `'redirect-refused'`, like any redirect that leads nowhere. Default: every
    * http(s) hop is followed. A crawler inside a cloud network should refuse hosts it must never reach:
-   * `localhost`, IP literals in private, loopback and link-local ranges, metadata endpoints.
+   * `localhost`, IP literals in private, loopback and link-local ranges, metadata endpoints: pass
+   * `publicHostsOnly` (or set `allowHost`, which is asked before every hop too).
    */
   readonly allowRedirect?: (url: URLInput) => boolean;
+  /**
+   * Asked before every request, the first one and each redirect hop, with the URL it would request
+   * (credentials removed); `false` (or a throw) refuses it and nothing is sent. A refused first request
+   * ends as `disallow-all` with reason `'host-refused'`: a crawler does not crawl a host it refuses. A
+   * refused hop ends as `allow-all` with `'redirect-refused'`, as allowRedirect's refusal does: the
+   * site's robots.txt leads somewhere the crawler will not go. `publicHostsOnly` refuses the crawler's
+   * own machine and network and the cloud's metadata endpoints. Default: every host is fetched.
+   */
+  readonly allowHost?: (url: URLInput) => boolean;
 }
 
 export interface ResolvedFetchOptions {
@@ -45,6 +55,7 @@ export interface ResolvedFetchOptions {
   readonly maxBytes: number;
   readonly profile: ProfileName;
   readonly allowRedirect: ((url: URL) => boolean) | undefined;
+  readonly allowHost: ((url: URL) => boolean) | undefined;
   /** The clock Retry-After dates are read against (RobotsCache's own). */
   readonly now: () => number;
 }
@@ -115,9 +126,9 @@ function checkNetworkMaxBytes(value: unknown): number {
   );
 }
 
-function checkAllowRedirect(value: unknown): ((url: URL) => boolean) | undefined {
+function checkUrlPolicy(name: string, value: unknown): ((url: URL) => boolean) | undefined {
   if (value === undefined || typeof value === 'function') return value as ((url: URL) => boolean) | undefined;
-  throw new TypeError(`allowRedirect must be a function (url: URL) => boolean, got ${describe(value)}`);
+  throw new TypeError(`${name} must be a function (url: URL) => boolean, got ${describe(value)}`);
 }
 
 /** Checks the options of fetchRobotsTxt() and fills in the defaults; throws TypeError or RangeError. */
@@ -133,7 +144,8 @@ export function resolveFetchOptions(options: FetchRobotsOptions, now: () => numb
     timeoutMs: checkDuration('timeoutMs', options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
     maxBytes: checkNetworkMaxBytes(options.maxBytes ?? DEFAULT_MAX_BYTES),
     profile,
-    allowRedirect: checkAllowRedirect(options.allowRedirect),
+    allowRedirect: checkUrlPolicy('allowRedirect', options.allowRedirect),
+    allowHost: checkUrlPolicy('allowHost', options.allowHost),
     now,
   };
 }

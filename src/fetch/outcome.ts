@@ -10,7 +10,7 @@ import type { RobotsTxt } from '../api/robots-txt.js';
  * - `'allow-all'`: there is no usable file (4xx, or redirects that lead nowhere or were refused);
  *   anything may be crawled.
  * - `'disallow-all'`: the site is unreachable (5xx, 429, timeout, network failure, a body that broke
- *   off, a response that is not one); nothing may be crawled.
+ *   off, a response that is not one), or the crawler's `allowHost` refused its host; nothing may be crawled.
  */
 export type RobotsOutcome = 'rules' | 'allow-all' | 'disallow-all';
 
@@ -24,13 +24,14 @@ export type RobotsOutcome = 'rules' | 'allow-all' | 'disallow-all';
  * | `'too-many-redirects'` | a sixth redirect: `'allow-all'` |
  * | `'redirect-loop'` | a redirect back to a URL already visited: `'allow-all'` |
  * | `'bad-redirect'` | a 3xx without a usable `Location` (missing, unparsable, not http(s)): `'allow-all'` |
- * | `'redirect-refused'` | the `allowRedirect` option refused the next hop: `'allow-all'` |
+ * | `'redirect-refused'` | the `allowRedirect` or `allowHost` option refused the next hop (or the `fetch` of that hop threw a `HostRefusedError`): `'allow-all'` |
  * | `'server-error'` | 5xx, or a status outside 200–599: `'disallow-all'` |
  * | `'rate-limited'` | 429: `'disallow-all'` |
  * | `'timeout'` | no complete answer within `timeoutMs`: `'disallow-all'` |
  * | `'network-error'` | DNS, connection refused or reset, TLS, an invalid response: `'disallow-all'` |
  * | `'body-interrupted'` | the body broke off before its end: `'disallow-all'` |
  * | `'invalid-response'` | the `fetch` option returned something other than a Response: `'disallow-all'` |
+ * | `'host-refused'` | the `allowHost` option refused the host (nothing was sent), or the `fetch` option threw a `HostRefusedError` for it (its DNS lookup found an internal address): `'disallow-all'` |
  */
 export type RobotsFetchReason =
   | 'ok'
@@ -44,7 +45,8 @@ export type RobotsFetchReason =
   | 'timeout'
   | 'network-error'
   | 'body-interrupted'
-  | 'invalid-response';
+  | 'invalid-response'
+  | 'host-refused';
 
 const OUTCOME_OF: Readonly<Record<RobotsFetchReason, RobotsOutcome>> = {
   ok: 'rules',
@@ -59,6 +61,7 @@ const OUTCOME_OF: Readonly<Record<RobotsFetchReason, RobotsOutcome>> = {
   'network-error': 'disallow-all',
   'body-interrupted': 'disallow-all',
   'invalid-response': 'disallow-all',
+  'host-refused': 'disallow-all',
 };
 
 /** The outcome a reason leads to. */
@@ -89,7 +92,7 @@ export type RobotsFetchResult = RobotsFetchRules | RobotsFetchVerdict;
 interface RobotsFetchCommon {
   /** Why: see RobotsFetchReason. */
   readonly reason: RobotsFetchReason;
-  /** The last HTTP status received; 0 when no response arrived (timeout, network error). */
+  /** The last HTTP status received; 0 when no response arrived (timeout, network error, host refused). */
   readonly status: number;
   /** The origin the result applies to (that of the URL asked, whatever the redirects). */
   readonly origin: string;

@@ -66,7 +66,8 @@ export interface RobotsCallOptions {
 /**
  * Where an answer came from: a fetch made for it, a conditional fetch that confirmed the copy held
  * (304), a fresh cached copy, a record another process of the fleet stored (the `store` option), or an old
- * copy standing in for an unreachable site.
+ * copy standing in for an unreachable site. An answer of reason `'host-refused'` is `'network'` when the
+ * `allowHost` decision was made for it, though nothing was sent.
  */
 export type RobotsSourceKind = 'network' | 'revalidated' | 'cache' | 'store' | 'stale';
 

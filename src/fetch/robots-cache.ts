@@ -12,7 +12,7 @@ import { nextEntry, validatorsOf, withoutParse, type Copy, type Entry as CacheEn
 import { CachedFile } from './cached-file.js';
 import type { RobotsStoreStats } from './robots-store.js';
 import { Flight, requestsHaveOwnContexts, type Landing, type Waiter } from './flight.js';
-import { fetchRobotsAt, type FetchAttempt, type NotModified, type Validators } from './fetch-robots.js';
+import { fetchRobotsAt, hostRefusal, type FetchAttempt, type NotModified, type Validators } from './fetch-robots.js';
 import { LruBudget } from './lru-budget.js';
 import { locateUrl, type RobotsLocation } from './origin.js';
 import type { RobotsFetchResult } from './outcome.js';
@@ -79,6 +79,8 @@ function abortReason(signal: AbortSignalShape): unknown {
  *   the last good copy keeps answering (`from: 'stale'`) for up to 30 days after it was fetched; without
  *   one, everything is disallowed and the site is asked again after 1 min, 2 min, 4 min, … up to 1 h (or
  *   later, when its `Retry-After` says so).
+ * - With `allowHost` (such as `publicHostsOnly`), a refused host is not fetched: it disallows everything
+ *   (reason `'host-refused'`), and the policy is asked again after `minLifetimeMs`.
  * - Concurrent calls for one origin share one request; at most `maxEntries` origins are kept, the least
  *   recently used one dropped first (its compiled rules freed).
  * - URLs are parsed once, with the URL parser fetch() uses: the path and query that decide are those a
@@ -347,8 +349,15 @@ export class RobotsCache {
     flight.land(landing);
   }
 
-  /** The origin's next entry: through the store when there is one, else from the site. */
-  private fetchEntry(where: RobotsLocation, flight: Flight<Landed>): Promise<Landed> {
+  /**
+   * The origin's next entry: refused by the crawler's own host policy, or through the store when there is
+   * one, else from the site.
+   */
+  private async fetchEntry(where: RobotsLocation, flight: Flight<Landed>): Promise<Landed> {
+    // The crawler's own decision, made without the network or the store (nothing of it is shared): no fetch
+    // counted, no back-off (cache-transitions.ts).
+    const refused = hostRefusal(where, this.settings.fetch);
+    if (refused !== undefined) return landed(this.store(where.origin, { result: refused }), 'network');
     return this.shared === undefined ? this.fetchFromSite(where, flight) : this.fetchShared(this.shared, where, flight);
   }
 

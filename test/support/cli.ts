@@ -3,6 +3,7 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+const NETWORK_PRELOAD = fileURLToPath(new URL('./cli-network-preload.mjs', import.meta.url));
 
 export interface Run {
   readonly code: number;
@@ -10,13 +11,33 @@ export interface Run {
   readonly stderr: string;
 }
 
-/** Runs the command with `args` and `input` on stdin; asynchronous, so that the servers of this process can answer it. */
-export function run(args: readonly string[], input?: string): Promise<Run> {
+function runNode(nodeArgs: readonly string[], env: NodeJS.ProcessEnv, input: string | undefined): Promise<Run> {
   return new Promise((resolve) => {
-    const child = execFile(process.execPath, [CLI, ...args], { timeout: 30_000 }, (error, stdout, stderr) => {
+    const child = execFile(process.execPath, [...nodeArgs], { timeout: 30_000, env }, (error, stdout, stderr) => {
       const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
       resolve({ code, stdout, stderr });
     });
     child.stdin?.end(input ?? '');
   });
+}
+
+/** Runs the command with `args` and `input` on stdin; asynchronous, so that the servers of this process can answer it. */
+export function run(args: readonly string[], input?: string): Promise<Run> {
+  return runNode([CLI, ...args], process.env, input);
+}
+
+/**
+ * Runs the command on the test network (cli-network-preload.mjs): names resolve from `dns` (name → its
+ * addresses) and nowhere else, every socket stays on loopback, and each connection attempt is written to
+ * stderr as `[test-network] connect TARGET` or `[test-network] refused TARGET`.
+ */
+export function runOnTestNetwork(
+  args: readonly string[],
+  dns: Readonly<Record<string, readonly string[]>> = {},
+  input?: string,
+): Promise<Run> {
+  const table = Object.entries(dns)
+    .map(([name, addresses]) => `${name}=${addresses.join(',')}`)
+    .join(' ');
+  return runNode(['--import', NETWORK_PRELOAD, CLI, ...args], { ...process.env, ROBOTSTXT_TEST_DNS: table }, input);
 }

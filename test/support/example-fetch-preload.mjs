@@ -16,13 +16,13 @@
  *   `redirect: 'error'` rejects on a 3xx.
  * - The Response reports the URL the caller asked for (`url`, and `redirected` after hops), not the
  *   127.0.0.1 one.
- * - Backstop: a socket to anything but 127.0.0.1 / ::1 / localhost (node:http, node:net, a fetch that
- *   bypassed this one) fails with an error before any DNS lookup or packet.
+ * - Backstop (loopback-sockets.mjs): a socket to anything but the loopback interface (node:http, node:net,
+ *   a fetch that bypassed this one) fails with an error before any DNS lookup or packet.
  *
  * Environment: DOC_EXAMPLES_ORIGIN (`http://127.0.0.1:<port>`) and DOC_EXAMPLES_HOSTS (the hosts the
  * server knows, comma-separated). Without DOC_EXAMPLES_ORIGIN every fetch is refused.
  */
-import net from 'node:net';
+import { keepSocketsOnLoopback } from './loopback-sockets.mjs';
 
 const serverOrigin = process.env.DOC_EXAMPLES_ORIGIN;
 const knownHosts = new Set((process.env.DOC_EXAMPLES_HOSTS ?? '').split(',').filter((host) => host !== ''));
@@ -94,24 +94,4 @@ async function exampleFetch(input, init) {
 globalThis.fetch = exampleFetch;
 
 // The backstop: no socket to anything but the loopback server.
-const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
-const connect = net.Socket.prototype.connect;
-net.Socket.prototype.connect = function connectLoopbackOnly(...args) {
-  // Socket#connect(options[, cb]), (port[, host][, cb]), (path[, cb]), or node's internal normalized [options, cb].
-  const first = Array.isArray(args[0]) ? args[0][0] : args[0];
-  const options =
-    typeof first === 'object' && first !== null
-      ? first
-      : typeof first === 'string' && !/^\d+$/.test(first)
-        ? { path: first }
-        : { port: first, host: typeof args[1] === 'string' ? args[1] : undefined };
-  const host = options.host ?? 'localhost';
-  if (!(typeof options.path === 'string' && options.path !== '') && !LOOPBACK.has(host)) {
-    const error = Object.assign(new Error(`doc examples may only connect to 127.0.0.1 (refused ${host}:${options.port})`), {
-      code: 'ECONNREFUSED',
-    });
-    process.nextTick(() => this.destroy(error));
-    return this;
-  }
-  return connect.apply(this, args);
-};
+keepSocketsOnLoopback();

@@ -34,6 +34,12 @@ Robots files:
     --user-agent UA      the User-Agent header sent (default robotstxt-cli/0.1)
     --timeout MS         per fetch, in milliseconds (default 10000)
     --save-dir DIR       write what was fetched in the --robots-dir layout, for the next run
+    --allow-internal-hosts   fetch from internal hosts too: by default localhost, loopback, private,
+                         link-local, CGNAT and unique-local addresses, private names and cloud metadata
+                         endpoints are refused (as written and as resolved, at every redirect too),
+                         counted in the summary, and their lines follow --missing; nothing is saved
+    --allow-network CIDR addresses in CIDR (e.g. 10.20.0.0/16) may be fetched, written as such or resolved
+                         from a name (repeatable); a private name is then judged by its addresses
   --missing allow|disallow   a host with no robots.txt known (default allow); counted in the summary
   --profile rfc9309|google   how rules and URLs are read (default rfc9309)
   --cache-mb N           compiled robots files kept per thread, in MiB (default 256)
@@ -184,6 +190,6 @@ export async function runFilter(args: readonly string[]): Promise<number> {
   } finally {
     await decider.close();
   }
-  tally.summary();
+  tally.summary(resolver?.refused);
   return EXIT_OK;
 }

@@ -4,10 +4,13 @@
  * `--concurrency` at a time, each host once per run. The bytes are kept for compiling (HandedSource) and,
  * with `--save-dir`, written in the `--robots-dir` layout for the next run: a 2xx file as it came, a 4xx
  * as an empty file (which allows everything, as the 4xx did); an unreachable site is not saved, since its
- * disallow-all is meant to last only until it answers again.
+ * disallow-all is meant to last only until it answers again. A host the guard refuses (src/cli/host-guard.ts),
+ * at the first request or at a redirect, is counted, handed nothing (its lines follow --missing, as those
+ * of a host with no robots.txt known) and never saved.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { HostGuard } from '../host-guard.js';
 import { fetchRobotsTxt, type FetchInit, type ResponseShape } from '../library.js';
 import type { FilterSettings, RobotsSourceSetting } from './options.js';
 import type { FetchedVerdict } from './robots-source.js';
@@ -43,11 +46,22 @@ async function readAtMost(body: ReadableStream<Uint8Array>, limit: number): Prom
   return bytes;
 }
 
+/** Refused hosts named in the summary; past them, only counted. */
+const REFUSED_NAMED = 5;
+
+/** The hosts the guard refused: how many, and the first few. */
+export interface RefusedHosts {
+  count: number;
+  readonly named: string[];
+}
+
 export class FetchResolver {
+  readonly refused: RefusedHosts = { count: 0, named: [] };
   private readonly settled = new Set<string>();
   /** 2xx bodies by the URL they came from: the library reads one branch of each, this the other. */
   private readonly bodies = new Map<string, Promise<Uint8Array>>();
   private readonly setting: FetchSetting;
+  private readonly guard: HostGuard;
 
   /** `hand` gets each host's file (or the verdict that stands for one), for the threads that decide. */
   constructor(
@@ -55,12 +69,13 @@ export class FetchResolver {
     private readonly hand: (host: string, body: Uint8Array | FetchedVerdict) => void,
   ) {
     this.setting = settings.robots as FetchSetting;
+    this.guard = new HostGuard(this.setting.hosts);
     if (this.setting.saveDir !== undefined) mkdirSync(this.setting.saveDir, { recursive: true });
   }
 
   /** fetch, with a copy of each 2xx body kept for compiling and saving. */
   private readonly fetch = async (url: string, init: FetchInit): Promise<ResponseShape> => {
-    const response = await globalThis.fetch(url, init as RequestInit);
+    const response = await this.guard.fetch(url, init);
     if (response.status < 200 || response.status > 299 || response.body === null) return response;
     const [ours, theirs] = response.body.tee();
     this.bodies.set(url, readAtMost(ours, this.settings.maxRobotsBytes + 1));
@@ -110,7 +125,14 @@ export class FetchResolver {
       profile: this.settings.profile,
       maxBytes: this.settings.maxRobotsBytes,
       fetch: this.fetch,
+      allowHost: this.guard.allowHost,
     });
+    // The only refusals here are the guard's: allowRedirect is not set.
+    if (result.reason === 'host-refused' || result.reason === 'redirect-refused') {
+      this.refused.count++;
+      if (this.refused.named.length < REFUSED_NAMED) this.refused.named.push(host);
+      return;
+    }
     const body = result.outcome === 'rules' ? await this.bodies.get(result.finalUrl) : undefined;
     for (const url of this.bodies.keys()) if (url.startsWith(origin)) this.bodies.delete(url);
     result.robots?.dispose();

@@ -3,6 +3,7 @@
  * (FilterSettings), posted to each worker as it starts.
  */
 import { availableParallelism } from 'node:os';
+import { HOST_OPTIONS, readHostPolicy, type HostPolicy } from '../host-guard.js';
 import type { ProfileName } from '../library.js';
 import { oneOf, readArguments, UsageError, wholeNumber } from '../usage.js';
 
@@ -27,6 +28,8 @@ export type RobotsSourceSetting =
       readonly concurrency: number;
       readonly saveDir: string | undefined;
       readonly timeoutMs: number;
+      /** The internal hosts that may be fetched too (none by default). */
+      readonly hosts: HostPolicy;
     };
 
 /** What deciding a batch of lines needs: the same in the main thread and in every worker. */
@@ -74,11 +77,12 @@ const OPTIONS = {
   strict: { type: 'boolean' },
   workers: { type: 'string' },
   'cache-mb': { type: 'string' },
+  ...HOST_OPTIONS,
 } as const;
 
 const DEFAULT_USER_AGENT = 'robotstxt-cli/0.1 (+https://www.npmjs.com/package/robotstxt-wasm)';
 
-function shapeOf(values: Record<string, string | boolean | undefined>): InputShape {
+function shapeOf(values: OptionValues): InputShape {
   const field = values.field as string | undefined;
   const json = values['json-field'] as string | undefined;
   const format = values.format as string | undefined;
@@ -110,7 +114,9 @@ function shapeOf(values: Record<string, string | boolean | undefined>): InputSha
   return { kind: 'line' };
 }
 
-function robotsSourceOf(values: Record<string, string | boolean | undefined>): RobotsSourceSetting {
+type OptionValues = Record<string, string | boolean | string[] | undefined>;
+
+function robotsSourceOf(values: OptionValues): RobotsSourceSetting {
   const dir = values['robots-dir'] as string | undefined;
   const file = values.robots as string | undefined;
   const fetch = values.fetch === true;
@@ -120,7 +126,9 @@ function robotsSourceOf(values: Record<string, string | boolean | undefined>): R
       'say where the robots.txt files are: --robots-dir DIR (one file per host), --robots FILE (one file for every URL) or --fetch (from the sites)',
     );
   }
-  const fetchOnly = ['concurrency', 'user-agent', 'save-dir', 'timeout'].filter((name) => values[name] !== undefined);
+  const fetchOnly = ['concurrency', 'user-agent', 'save-dir', 'timeout', 'allow-internal-hosts', 'allow-network'].filter(
+    (name) => values[name] !== undefined,
+  );
   if (!fetch && fetchOnly.length > 0) throw new UsageError(`--${fetchOnly[0]} goes with --fetch`);
   if (dir !== undefined) return { kind: 'dir', dir };
   if (file !== undefined) return { kind: 'file', file };
@@ -130,6 +138,7 @@ function robotsSourceOf(values: Record<string, string | boolean | undefined>): R
     concurrency: wholeNumber('concurrency', values.concurrency as string | undefined, 16),
     saveDir: values['save-dir'] as string | undefined,
     timeoutMs: wholeNumber('timeout', values.timeout as string | undefined, 10_000),
+    hosts: readHostPolicy(values['allow-internal-hosts'] === true, values['allow-network'] as string[] | undefined),
   };
 }
 

@@ -3,6 +3,8 @@
  * at the end; `--quiet` silences both. stdout carries results only.
  */
 import type { BatchResult } from './decide.js';
+import { printable } from '../report.js';
+import type { RefusedHosts } from './fetch-source.js';
 
 /** Distinct hosts counted exactly up to this many; past it, the summary says "more than". */
 const MAX_HOSTS_COUNTED = 1_000_000;
@@ -22,6 +24,16 @@ function formatDuration(seconds: number): string {
   if (seconds < 60) return `${seconds.toFixed(seconds < 10 ? 2 : 1)} s`;
   const minutes = Math.floor(seconds / 60);
   return `${minutes} min ${Math.round(seconds - minutes * 60)} s`;
+}
+
+/** `refused hosts: 2 (169.254.169.254, 10.0.0.1): internal, not fetched; …` */
+function refusedLine(refused: RefusedHosts): string {
+  const more = refused.count > refused.named.length ? ', …' : '';
+  const names = refused.count === 0 ? '' : ` (${refused.named.map(printable).join(', ')}${more})`;
+  return (
+    `refused hosts: ${formatCount(refused.count)}${names}` +
+    (refused.count === 0 ? '' : ': internal, not fetched; their lines follow --missing (--allow-internal-hosts fetches them)')
+  );
 }
 
 export class Tally {
@@ -81,7 +93,8 @@ export class Tally {
     );
   }
 
-  summary(): void {
+  /** The summary; `refused`, with --fetch: the hosts the guard refused. */
+  summary(refused?: RefusedHosts): void {
     if (!this.show) return;
     if (process.stderr.isTTY) process.stderr.write('\r\x1b[K');
     const seconds = (performance.now() - this.started) / 1000;
@@ -93,6 +106,7 @@ export class Tally {
         `disallowed: ${formatCount(this.disallowed)}`,
         `malformed: ${formatCount(this.malformed)}`,
         `hosts: ${this.hostCount(this.hosts)}, without robots.txt: ${this.hostCount(this.hostsWithoutRobots)}`,
+        ...(refused === undefined ? [] : [refusedLine(refused)]),
         `elapsed: ${formatDuration(seconds)}, ${formatCount(rate)} lines/s, ${formatBytes(seconds > 0 ? this.bytesRead / seconds : 0)}/s`,
       ].join('\n') + '\n',
     );
