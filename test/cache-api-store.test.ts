@@ -16,7 +16,7 @@ const UA = 'ExampleBot/1.2 (+https://example.com/bot)';
 /** What a put left: the response's headers and body, by request URL. */
 interface Held {
   readonly headers: Headers;
-  readonly body: Uint8Array;
+  readonly body: Uint8Array<ArrayBuffer>;
 }
 
 /** A Cache that holds every put in memory, and records the requests it was given. */
