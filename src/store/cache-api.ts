@@ -45,8 +45,9 @@ export interface CacheApiStoreOptions {
 export const CACHE_KEY_HOST = 'robotstxt-wasm.invalid';
 
 /**
- * A record holds a body of at most the cache's `maxBytes` (512,000 by default, one byte more when it was cut)
- * and up to 128 KiB of header: 4 MiB leaves room for a `maxBytes` of 3.9 MB.
+ * A record holds a body of at most the cache's `maxBytes` (512,000 by default, one byte more when it was cut),
+ * in base64 (4/3 of its size) when it is not UTF-8, and a header of up to 64 Ki characters of at most two
+ * UTF-8 bytes each: 4 MiB holds the records of a `maxBytes` up to about 3 MB.
  */
 const DEFAULT_MAX_VALUE_BYTES = 4 * 1024 * 1024;
 const MAX_PREFIX_CHARS = 256;
