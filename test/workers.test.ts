@@ -65,20 +65,20 @@ async function json(miniflare: Miniflare, path: string, init?: RequestInit): Pro
   return (await response.json()) as Record<string, unknown>;
 }
 
-/** Every request a Worker sent out, and those the recorder refused (any other origin than the site's). */
+/** Every request a Worker sent out, and those the recorder refused (any other origin than the sites'). */
 interface Outbound {
   readonly sent: string[];
   readonly refused: string[];
 }
 
 /**
- * A Worker's outbound service: requests for the site are sent to it (on 127.0.0.1) as they are, redirects
+ * A Worker's outbound service: requests for the sites are sent to them (on 127.0.0.1) as they are, redirects
  * not followed; any other is recorded and refused here, never sent.
  */
-function recorder(site: TestServer, outbound: Outbound): (request: MiniflareRequest) => Promise<MiniflareResponse> {
+function recorder(sites: readonly TestServer[], outbound: Outbound): (request: MiniflareRequest) => Promise<MiniflareResponse> {
   return async (request) => {
     outbound.sent.push(request.url);
-    if (new URL(request.url).origin !== site.origin) {
+    if (!sites.some((site) => site.origin === new URL(request.url).origin)) {
       outbound.refused.push(request.url);
       return new MiniflareResponse('refused by the test: not the site', { status: 599 });
     }
@@ -239,8 +239,15 @@ describe('RobotsCache over the Cache API, shared by the isolates of a data centr
     readonly outbound: Readonly<Record<string, Outbound>>;
   }
 
-  /** Isolates running `scriptPath`, each fetching through a recorder; `cache: false` makes the Cache API store nothing, as on `*.workers.dev`. */
-  async function isolates(site: TestServer, names: string[], options: { scriptPath?: string; cache?: boolean } = {}): Promise<Isolates> {
+  /**
+   * Isolates running `scriptPath`, each fetching through a recorder that sends only the requests for `sites`;
+   * `cache: false` makes the Cache API store nothing, as on `*.workers.dev`.
+   */
+  async function isolates(
+    sites: TestServer | readonly TestServer[],
+    names: string[],
+    options: { scriptPath?: string; cache?: boolean } = {},
+  ): Promise<Isolates> {
     const outbound: Record<string, Outbound> = {};
     const workers: WorkerOptions[] = names.map((name) => {
       outbound[name] = { sent: [], refused: [] };
@@ -251,7 +258,7 @@ describe('RobotsCache over the Cache API, shared by the isolates of a data centr
         modulesRoot: ROOT,
         modulesRules: MODULE_RULES,
         compatibilityDate: CURRENT_DATE,
-        outboundService: recorder(site, outbound[name]),
+        outboundService: recorder([sites].flat(), outbound[name]),
         ...(options.cache === undefined ? {} : { cache: options.cache }),
       };
     });
@@ -336,12 +343,21 @@ describe('RobotsCache over the Cache API, shared by the isolates of a data centr
 
   it('a named cache (caches.open) is shared by the isolates that name it, and is not caches.default', async () => {
     const site = await startServer({ '/robots.txt': text(ROBOTS) });
-    const { ask } = await isolates(site, ['first', 'second', 'third']);
+    const other = await startServer({ '/robots.txt': text('User-agent: *\nDisallow: /\nAllow: /open\n') });
+    const { ask } = await isolates([site, other], ['first', 'second', 'third']);
     expect(await ask('first', check(`${site.origin}/private/x`, 'robots'))).toMatchObject({ from: 'network' });
     expect(await ask('second', check(`${site.origin}/private/x`, 'robots'))).toMatchObject({ allowed: false, from: 'store' });
     expect(await ask('second', check(`${site.origin}/public`, 'robots'))).toMatchObject({ allowed: true, from: 'cache' });
     expect(await ask('third', check(`${site.origin}/private/x`))).toMatchObject({ allowed: false, from: 'network' });
     expect(site.count()).toBe(2);
+    // The cache each isolate opened in an earlier request serves its later ones.
+    expect(await ask('first', check(`${other.origin}/x`, 'robots'))).toMatchObject({ allowed: false, line: 2, from: 'network' });
+    expect(await ask('second', check(`${other.origin}/x`, 'robots'))).toMatchObject({
+      allowed: false,
+      from: 'store',
+      store: { errors: 0 },
+    });
+    expect(other.count()).toBe(1);
   });
 
   it('where the Cache API stores nothing (*.workers.dev), each isolate fetches for itself and answers', async () => {
@@ -419,7 +435,7 @@ describe('the example gate (examples/worker), as wrangler bundles it', () => {
   /** The gate in workerd, every fetch() it makes going through a recorder. */
   async function gate(site: TestServer, bindings: Record<string, string | boolean> = {}): Promise<Gate> {
     const outbound: Outbound = { sent: [], refused: [] };
-    const record = recorder(site, outbound);
+    const record = recorder([site], outbound);
     const door = await worker(join(outdir, 'index.js'), {
       modulesRoot: outdir,
       bindings: { ORIGIN: site.origin, EXEMPT_AGENTS: 'FriendlyBot, OtherBot', BLOCK_MESSAGE: 'Not for crawlers.', ...bindings },
