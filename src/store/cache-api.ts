@@ -129,7 +129,8 @@ function keyUrl(prefix: string, key: string): string {
 /**
  * A RobotsStore over the Workers Cache API, for RobotsCache's `store` option: `new RobotsCache({ userAgent,
  * store: cacheApiStore() })` in a Worker's module scope. Values are stored as responses whose
- * `Cache-Control: max-age` is their lifetime, rounded up to whole seconds. A value over `maxValueBytes`
+ * `Cache-Control: max-age` is their lifetime, rounded up to whole seconds, and their text in UTF-8 (a lone
+ * surrogate comes back as U+FFFD; the cache's records hold none). A value over `maxValueBytes`
  * is refused (a RangeError) when written and read as absent when found (so the next write replaces it).
  * Throws a TypeError when no cache can be found or an option is wrong.
  */
