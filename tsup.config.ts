@@ -44,6 +44,14 @@ export default defineConfig([
   },
   {
     ...shared,
+    // Store adapters: entries of their own, for every platform (they import only types and small helpers
+    // from the library, so each bundle holds what it uses and shares no state with the main entry).
+    entry: { 'cache-api': 'src/store/cache-api.ts' },
+    format: ['esm', 'cjs'],
+    dts: true,
+  },
+  {
+    ...shared,
     // The `robotstxt` command and its worker threads: Node only, never imported by the library.
     entry: { cli: 'src/cli/main.ts', 'cli-worker': 'src/cli/filter/worker.ts' },
     format: ['esm'],

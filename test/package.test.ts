@@ -63,6 +63,35 @@ describe('the built package', () => {
     check(createRequire(import.meta.url)('robotstxt-wasm/compat/robots-parser') as RobotsParser);
   });
 
+  it('offers the Cache API store (robotstxt-wasm/cache-api) in ESM and CommonJS, and to workerd as the same file', async () => {
+    interface CacheApiModule {
+      cacheApiStore(options?: { cache?: unknown }): {
+        get(key: string): Promise<string | undefined>;
+        set(key: string, value: string, ttlMs: number): Promise<void>;
+      };
+    }
+    const check = async (module: CacheApiModule): Promise<void> => {
+      const held = new Map<string, Response>();
+      const cache = {
+        match: async (url: string) => held.get(url)?.clone(),
+        put: async (url: string, response: Response) => void held.set(url, response),
+      };
+      const store = module.cacheApiStore({ cache });
+      await store.set('v1/record/https://example.com', 'record', 60_000);
+      expect(await store.get('v1/record/https://example.com')).toBe('record');
+      expect([...held.keys()]).toEqual(['https://robotstxt-wasm.invalid/v1%2Frecord%2Fhttps%3A%2F%2Fexample.com']);
+      // Node has no caches.default.
+      expect(() => module.cacheApiStore()).toThrow(TypeError);
+    };
+    await check((await import('robotstxt-wasm/cache-api')) as CacheApiModule);
+    await check(createRequire(import.meta.url)('robotstxt-wasm/cache-api') as CacheApiModule);
+    const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+      exports: Record<string, Record<string, { default: string }>>;
+    };
+    // test/workers.test.ts runs this file inside workerd.
+    expect(manifest.exports['./cache-api']?.workerd?.default).toBe('./dist/cache-api.js');
+  });
+
   it('resolves through the exports map', async () => {
     const entry = (await import('robotstxt-wasm')) as Entry;
     checkEntry(entry);
@@ -89,13 +118,17 @@ describe('what npm publishes', () => {
         'dist/index.d.cts',
         'dist/worker.js',
         'dist/matcher.wasm',
+        'dist/cache-api.js',
+        'dist/cache-api.cjs',
+        'dist/cache-api.d.ts',
+        'dist/cache-api.d.cts',
       ]),
     );
     expect(files.filter((path) => !/^(?:dist\/|LICENSE$|README\.md$|CHANGELOG\.md$|package\.json$)/.test(path))).toEqual([]);
   });
 
   it('the published declarations point at nothing outside the package: RFC sections and public URLs only', () => {
-    for (const file of ['dist/index.d.ts', 'dist/index.d.cts']) {
+    for (const file of ['dist/index.d.ts', 'dist/index.d.cts', 'dist/cache-api.d.ts', 'dist/cache-api.d.cts']) {
       const declarations = readFileSync(join(root, file), 'utf8');
       expect(declarations).not.toMatch(/\b00\d_[0-9a-f]+\.txt|DESIGN\.md|\.\.\/shared|\bspec:|issue #\d/);
     }

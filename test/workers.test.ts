@@ -24,6 +24,7 @@ import {
   type WorkerOptions,
 } from 'miniflare';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { recordKey } from '../src/fetch/shared-record.js';
 import { closeServers, redirect, startServer, text, type TestServer } from './support/http-server.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -62,6 +63,33 @@ async function json(miniflare: Miniflare, path: string, init?: RequestInit): Pro
   const response = await miniflare.dispatchFetch(`http://worker.test${path}`, init as never);
   expect(response.status, await response.clone().text()).toBe(200);
   return (await response.json()) as Record<string, unknown>;
+}
+
+/** Every request a Worker sent out, and those the recorder refused (any other origin than the sites'). */
+interface Outbound {
+  readonly sent: string[];
+  readonly refused: string[];
+}
+
+/**
+ * A Worker's outbound service: requests for the sites are sent to them (on 127.0.0.1) as they are, redirects
+ * not followed; any other is recorded and refused here, never sent.
+ */
+function recorder(sites: readonly TestServer[], outbound: Outbound): (request: MiniflareRequest) => Promise<MiniflareResponse> {
+  return async (request) => {
+    outbound.sent.push(request.url);
+    if (!sites.some((site) => site.origin === new URL(request.url).origin)) {
+      outbound.refused.push(request.url);
+      return new MiniflareResponse('refused by the test: not the site', { status: 599 });
+    }
+    return miniflareFetch(request.url, {
+      method: request.method,
+      headers: request.headers,
+      body: request.body,
+      redirect: 'manual',
+      duplex: 'half',
+    });
+  };
 }
 
 afterEach(closeServers);
@@ -111,18 +139,28 @@ describe('the Workers entry, inside workerd', () => {
   });
 });
 
-describe("the README's Worker", () => {
-  const MARKER = '// not run: a Worker module, run inside workerd by test/workers.test.ts';
+/**
+ * The README's Worker module whose first line is `marker`, written to test/.examples/<name>.js (git-ignored,
+ * where the doc tests write the examples they run) with the package's entries imported by their paths in
+ * dist/, as the `workerd` condition picks them. Returns its path from the root.
+ */
+async function readmeWorkerModule(marker: string, name: string): Promise<string> {
+  const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
+  const block = /```js\n([\s\S]*?)```/g;
+  const source = [...readme.matchAll(block)].map((match) => match[1] as string).find((code) => code.startsWith(marker));
+  expect(source, `the README has a Worker example starting ${marker}`).toBeDefined();
+  await mkdir(join(ROOT, 'test/.examples'), { recursive: true });
+  const path = `test/.examples/${name}.js`;
+  const imported = (source as string)
+    .replace("from 'robotstxt-wasm'", "from '../../dist/worker.js'")
+    .replace("from 'robotstxt-wasm/cache-api'", "from '../../dist/cache-api.js'");
+  await writeFile(join(ROOT, path), imported);
+  return path;
+}
 
+describe("the README's Worker", () => {
   it('runs in workerd as written, answering for a site served on 127.0.0.1', async () => {
-    const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
-    const block = /```js\n([\s\S]*?)```/g;
-    const source = [...readme.matchAll(block)].map((match) => match[1] as string).find((code) => code.startsWith(MARKER));
-    expect(source, 'the README has a Worker example').toBeDefined();
-    // test/.examples/ (git-ignored) holds the examples the doc tests run; the package is imported by its path here.
-    await mkdir(join(ROOT, 'test/.examples'), { recursive: true });
-    const path = 'test/.examples/readme-worker.js';
-    await writeFile(join(ROOT, path), (source as string).replace("from 'robotstxt-wasm'", "from '../../dist/worker.js'"));
+    const path = await readmeWorkerModule('// not run: a Worker module, run inside workerd by test/workers.test.ts', 'readme-worker');
     const site = await startServer({ '/robots.txt': text('User-agent: *\nDisallow: /private/\n') });
     const readmeWorker = await worker(path);
     const ask = encodeURIComponent(`${site.origin}/private/plans`);
@@ -187,6 +225,168 @@ describe('RobotsCache inside workerd, shared by concurrent requests', () => {
   });
 });
 
+/**
+ * cacheApiStore (`robotstxt-wasm/cache-api`) with workerd's own Cache API. Each Worker of one Miniflare is an
+ * isolate of its own, and they share its caches as the isolates of a data centre do.
+ */
+describe('RobotsCache over the Cache API, shared by the isolates of a data centre', () => {
+  const ROBOTS = 'User-agent: *\nDisallow: /private/\n';
+
+  interface Isolates {
+    /** One isolate's answer to `path`, as JSON. */
+    ask(isolate: string, path: string): Promise<Record<string, unknown>>;
+    /** What each isolate sent out. */
+    readonly outbound: Readonly<Record<string, Outbound>>;
+  }
+
+  /**
+   * Isolates running `scriptPath`, each fetching through a recorder that sends only the requests for `sites`;
+   * `cache: false` makes the Cache API store nothing, as on `*.workers.dev`.
+   */
+  async function isolates(
+    sites: TestServer | readonly TestServer[],
+    names: string[],
+    options: { scriptPath?: string; cache?: boolean } = {},
+  ): Promise<Isolates> {
+    const outbound: Record<string, Outbound> = {};
+    const workers: WorkerOptions[] = names.map((name) => {
+      outbound[name] = { sent: [], refused: [] };
+      return {
+        name,
+        modules: true,
+        scriptPath: options.scriptPath ?? 'test/workers/cache-api.js',
+        modulesRoot: ROOT,
+        modulesRules: MODULE_RULES,
+        compatibilityDate: CURRENT_DATE,
+        outboundService: recorder([sites].flat(), outbound[name]),
+        ...(options.cache === undefined ? {} : { cache: options.cache }),
+      };
+    });
+    const miniflare = new Miniflare({ workers });
+    running.push(miniflare);
+    await miniflare.ready;
+    return {
+      outbound,
+      async ask(isolate, path) {
+        // getWorker() gives a service binding; its type comes from @cloudflare/workers-types, not installed here.
+        const binding = (await miniflare.getWorker(isolate)) as unknown as { fetch(url: string): Promise<MiniflareResponse> };
+        const response = await binding.fetch(`http://worker.test${path}`);
+        const body = await response.text();
+        expect(response.status, body).toBe(200);
+        return JSON.parse(body) as Record<string, unknown>;
+      },
+    };
+  }
+
+  const check = (url: string, cacheName?: string): string =>
+    `/check?target=${encodeURIComponent(url)}${cacheName === undefined ? '' : `&cacheName=${cacheName}`}`;
+
+  function sentTo(outbound: Outbound, site: TestServer): number {
+    expect(outbound.refused).toEqual([]);
+    return outbound.sent.filter((url) => url === `${site.origin}/robots.txt`).length;
+  }
+
+  it('one isolate fetches the robots.txt; another answers from its record, without fetching', async () => {
+    const site = await startServer({ '/robots.txt': text(ROBOTS) });
+    const { ask, outbound } = await isolates(site, ['first', 'second']);
+    expect(await ask('first', check(`${site.origin}/private/x`))).toMatchObject({ allowed: false, line: 2, from: 'network' });
+    const second = await ask('second', check(`${site.origin}/private/x`));
+    expect(second).toMatchObject({ allowed: false, line: 2, from: 'store', store: { hits: 1, errors: 0 } });
+    expect(await ask('second', check(`${site.origin}/public`))).toMatchObject({ allowed: true, from: 'cache' });
+    expect([sentTo(outbound.first as Outbound, site), sentTo(outbound.second as Outbound, site)]).toEqual([1, 0]);
+    expect(site.count()).toBe(1);
+  });
+
+  it('best effort: isolates that miss at the same moment may each fetch, and every answer is right', async () => {
+    const site = await startServer({
+      '/robots.txt': (_request, response) => {
+        setTimeout(() => response.writeHead(200, { 'content-type': 'text/plain' }).end(ROBOTS), 200);
+      },
+    });
+    const names = ['a', 'b', 'c'];
+    const { ask, outbound } = await isolates(site, names);
+    const answers = await Promise.all(names.map((name) => ask(name, check(`${site.origin}/private/x`))));
+    for (const answer of answers) expect(answer).toMatchObject({ allowed: false, line: 2 });
+    // No lease on the Cache API: one fetch or several, never more than one per isolate.
+    const fetched = names.map((name) => sentTo(outbound[name] as Outbound, site));
+    for (const count of fetched) expect(count).toBeLessThanOrEqual(1);
+    expect(site.count()).toBe(fetched.reduce((sum, count) => sum + count, 0));
+    expect(site.count()).toBeGreaterThanOrEqual(1);
+  });
+
+  it('a value lives for its ttl: gone once its max-age has passed, while a longer one stays, for every isolate', async () => {
+    const site = await startServer({});
+    const { ask } = await isolates(site, ['first', 'second']);
+    await ask('first', '/store/set?key=short&value=brief&ttl=1000');
+    await ask('first', '/store/set?key=long&value=lasting&ttl=600000');
+    expect(await ask('second', '/store/get?key=short')).toEqual({ value: 'brief' });
+    let short: unknown = 'brief';
+    for (let look = 0; look < 40 && short !== null; look++) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      short = (await ask('second', '/store/get?key=short')).value;
+    }
+    expect(short).toBeNull();
+    expect(await ask('second', '/store/get?key=long')).toEqual({ value: 'lasting' });
+    expect(await ask('first', '/store/get?key=long')).toEqual({ value: 'lasting' });
+  });
+
+  it('a value under the record key that is no record is ignored, counted, and replaced by the fetch', async () => {
+    const site = await startServer({ '/robots.txt': text(ROBOTS) });
+    const { ask } = await isolates(site, ['first', 'second']);
+    const key = encodeURIComponent(recordKey(site.origin));
+    await ask('first', `/store/set?key=${key}&value=${encodeURIComponent('{"format":1}\nnot a record')}&ttl=600000`);
+    const first = await ask('first', check(`${site.origin}/private/x`));
+    expect(first).toMatchObject({ allowed: false, from: 'network', store: { invalid: 1, misses: 1, writes: 1 } });
+    expect(await ask('second', check(`${site.origin}/private/x`))).toMatchObject({ allowed: false, from: 'store', store: { invalid: 0 } });
+    expect(site.count()).toBe(1);
+  });
+
+  it('a named cache (caches.open) is shared by the isolates that name it, and is not caches.default', async () => {
+    const site = await startServer({ '/robots.txt': text(ROBOTS) });
+    const other = await startServer({ '/robots.txt': text('User-agent: *\nDisallow: /\nAllow: /open\n') });
+    const { ask } = await isolates([site, other], ['first', 'second', 'third']);
+    expect(await ask('first', check(`${site.origin}/private/x`, 'robots'))).toMatchObject({ from: 'network' });
+    expect(await ask('second', check(`${site.origin}/private/x`, 'robots'))).toMatchObject({ allowed: false, from: 'store' });
+    expect(await ask('second', check(`${site.origin}/public`, 'robots'))).toMatchObject({ allowed: true, from: 'cache' });
+    expect(await ask('third', check(`${site.origin}/private/x`))).toMatchObject({ allowed: false, from: 'network' });
+    expect(site.count()).toBe(2);
+    // The cache each isolate opened in an earlier request serves its later ones.
+    expect(await ask('first', check(`${other.origin}/x`, 'robots'))).toMatchObject({ allowed: false, line: 2, from: 'network' });
+    expect(await ask('second', check(`${other.origin}/x`, 'robots'))).toMatchObject({
+      allowed: false,
+      from: 'store',
+      store: { errors: 0 },
+    });
+    expect(other.count()).toBe(1);
+  });
+
+  it('where the Cache API stores nothing (*.workers.dev), each isolate fetches for itself and answers', async () => {
+    const site = await startServer({ '/robots.txt': text(ROBOTS) });
+    const { ask } = await isolates(site, ['first', 'second'], { cache: false });
+    for (const name of ['first', 'second'])
+      expect(await ask(name, check(`${site.origin}/private/x`))).toMatchObject({
+        allowed: false,
+        from: 'network',
+        store: { hits: 0, misses: 1, errors: 0 },
+      });
+    expect(site.count()).toBe(2);
+  });
+
+  it("the README's Worker runs in workerd as written: its second isolate answers from the first one's fetch", async () => {
+    const path = await readmeWorkerModule(
+      '// not run: a Worker module sharing fetched files through the Cache API, run inside workerd by test/workers.test.ts',
+      'readme-cache-api-worker',
+    );
+    const site = await startServer({ '/robots.txt': text(ROBOTS) });
+    const { ask, outbound } = await isolates(site, ['first', 'second'], { scriptPath: path });
+    const url = `${site.origin}/private/plans`;
+    expect(await ask('first', `/?url=${encodeURIComponent(url)}`)).toEqual({ url, allowed: false, from: 'network' });
+    expect(await ask('second', `/?url=${encodeURIComponent(url)}`)).toEqual({ url, allowed: false, from: 'store' });
+    expect(sentTo(outbound.second as Outbound, site)).toBe(0);
+    expect(site.count()).toBe(1);
+  });
+});
+
 describe('the example gate (examples/worker), as wrangler bundles it', () => {
   let outdir: string;
   let bundle: string[];
@@ -227,37 +427,15 @@ describe('the example gate (examples/worker), as wrangler bundles it', () => {
     expect(script).not.toMatch(/["']node:/);
   });
 
-  /** Every request the gate sent out, and those the recorder refused (any other origin than the site's). */
-  interface Outbound {
-    readonly sent: string[];
-    readonly refused: string[];
-  }
-
   interface Gate {
     readonly door: Miniflare;
     readonly outbound: Outbound;
   }
 
-  /**
-   * The gate in workerd, every fetch() it makes going through a recorder: requests for the site are sent
-   * to it (on 127.0.0.1) as they are, redirects not followed; any other is refused here, never sent.
-   */
+  /** The gate in workerd, every fetch() it makes going through a recorder. */
   async function gate(site: TestServer, bindings: Record<string, string | boolean> = {}): Promise<Gate> {
     const outbound: Outbound = { sent: [], refused: [] };
-    const record = async (request: MiniflareRequest): Promise<MiniflareResponse> => {
-      outbound.sent.push(request.url);
-      if (new URL(request.url).origin !== site.origin) {
-        outbound.refused.push(request.url);
-        return new MiniflareResponse('refused by the test: not the site behind the gate', { status: 599 });
-      }
-      return miniflareFetch(request.url, {
-        method: request.method,
-        headers: request.headers,
-        body: request.body,
-        redirect: 'manual',
-        duplex: 'half',
-      });
-    };
+    const record = recorder([site], outbound);
     const door = await worker(join(outdir, 'index.js'), {
       modulesRoot: outdir,
       bindings: { ORIGIN: site.origin, EXEMPT_AGENTS: 'FriendlyBot, OtherBot', BLOCK_MESSAGE: 'Not for crawlers.', ...bindings },

@@ -4,6 +4,7 @@
  * Compiled by test/package.test.ts against dist/; not run.
  */
 import { parseRobotsTxt, productToken, RobotsCache, type FetchLike, type RobotsFetchResult, type RobotsCacheStats } from 'robotstxt-wasm';
+import { cacheApiStore, type CacheApiCache } from 'robotstxt-wasm/cache-api';
 
 const robots = parseRobotsTxt('User-agent: *\nDisallow: /private/\n');
 const allowed: boolean = robots.isAllowed('https://example.com/private/x', 'ExampleBot');
@@ -26,4 +27,8 @@ async function use(): Promise<void> {
   void [ok, stats, result];
 }
 
-void [allowed, verdicts, line, token, use];
+// A Cache of the store's structural shapes: one that never holds anything.
+const nothingHeld: CacheApiCache = { match: async () => undefined, put: async () => undefined };
+const shared = new RobotsCache({ userAgent: 'ExampleBot/1.2', fetch: fetchLike, store: cacheApiStore({ cache: nothingHeld }) });
+
+void [allowed, verdicts, line, token, use, shared];
