@@ -14,6 +14,7 @@ import {
   type RobotsCacheOptions,
 } from '../src/platform/inline.js';
 import { closedPort, closeServers, redirect, startServer, status, text, type Route } from './support/http-server.js';
+import { loopbackOnlyFetch } from './support/loopback-fetch.js';
 
 const UA = 'ExampleBot/1.2 (+https://example.com/bot)';
 const RULES = 'User-agent: *\nDisallow: /private/\nCrawl-delay: 2\n';
@@ -332,9 +333,11 @@ describe('allowHost: hosts the crawler refuses', () => {
   it('is asked before every redirect hop too', async () => {
     const server = await startServer({ '/robots.txt': redirect('http://10.0.0.1/robots.txt') });
     const allowHost = (url: URL): boolean => url.host === `127.0.0.1:${server.port}`;
-    const robots = cacheFor({ allowHost });
+    const { fetch, refused } = loopbackOnlyFetch();
+    const robots = cacheFor({ allowHost, fetch });
     expect(await robots.get(server.origin)).toMatchObject({ outcome: 'allow-all', reason: 'redirect-refused', status: 301 });
     expect(robots.stats().fetches).toBe(1);
+    expect(refused).toEqual([]);
   });
 });
 

@@ -14,23 +14,10 @@ import {
   type RobotsFetchResult,
 } from '../src/platform/inline.js';
 import { closedPort, closeServers, hang, redirect, startServer, status, text, type TestServer } from './support/http-server.js';
+import { loopbackOnlyFetch } from './support/loopback-fetch.js';
 
 const UA = 'ExampleBot/1.2 (+https://example.com/bot)';
 
-/**
- * A fetch for tests that name other hosts (redirects elsewhere, options refused before any request):
- * requests to 127.0.0.1 go to the real servers of the test; any other URL is recorded and refused, so no
- * packet ever leaves the loopback interface.
- */
-function loopbackOnlyFetch(): { fetch: FetchLike; refused: string[] } {
-  const refused: string[] = [];
-  const fetch: FetchLike = (url, init) => {
-    if (new URL(url).hostname === '127.0.0.1') return globalThis.fetch(url, init);
-    refused.push(url);
-    return Promise.reject(new TypeError(`refused by the test: ${url}`));
-  };
-  return { fetch, refused };
-}
 const RULES = 'User-agent: *\nDisallow: /private/\n';
 
 afterEach(closeServers);

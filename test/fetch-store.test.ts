@@ -17,6 +17,7 @@ import {
 import { leaseKey, maxRecordChars, recordKey } from '../src/fetch/shared-record.js';
 import { RECORD_GRACE_MS } from '../src/fetch/shared-tier.js';
 import { closeServers, startServer, status, text, type Route, type TestServer } from './support/http-server.js';
+import { loopbackOnlyFetch } from './support/loopback-fetch.js';
 import { MemoryStore, withoutLeases } from './support/memory-store.js';
 
 const UA = 'ExampleBot/1.2 (+https://example.com/bot)';
@@ -279,9 +280,11 @@ describe('a store that fails never stops the crawl', () => {
 describe('a host the crawler refuses', () => {
   it('is refused before the store: nothing read, written or leased for it', async () => {
     const store = new MemoryStore();
-    const cache = processWith(store, { allowHost: publicHostsOnly });
+    const { fetch, refused } = loopbackOnlyFetch();
+    const cache = processWith(store, { allowHost: publicHostsOnly, fetch });
     expect(await cache.explain('http://10.0.0.1/x')).toMatchObject({ allowed: false, source: { reason: 'host-refused' } });
     expect(store.calls).toEqual([]);
+    expect(refused).toEqual([]);
     expect(cache.stats().store).toMatchObject({ hits: 0, misses: 0, fallbacks: 0 });
   });
 });
