@@ -46,7 +46,7 @@ export default defineConfig([
     ...shared,
     // Store adapters: entries of their own, for every platform (they import only types and small helpers
     // from the library, so each bundle holds what it uses and shares no state with the main entry).
-    entry: { 'cache-api': 'src/store/cache-api.ts' },
+    entry: { 'cache-api': 'src/store/cache-api.ts', redis: 'src/store/redis.ts' },
     format: ['esm', 'cjs'],
     dts: true,
   },

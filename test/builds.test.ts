@@ -15,14 +15,14 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 type Build = 'esm' | 'cjs';
 
 /**
- * Runs `body` in a fresh process with `lib` (the main entry) and `robotsParser` (the drop-in) loaded from
- * `build`, and returns what it prints as JSON.
+ * Runs `body` in a fresh process with `lib` (the main entry), `robotsParser` (the drop-in) and `redis` (the
+ * Redis store adapter) loaded from `build`, and returns what it prints as JSON.
  */
 async function inFreshProcess(build: Build, body: string): Promise<unknown> {
   const load =
     build === 'cjs'
-      ? "const lib = require('robotstxt-wasm'); const robotsParser = require('robotstxt-wasm/compat/robots-parser');"
-      : "const lib = await import('robotstxt-wasm'); const robotsParser = (await import('robotstxt-wasm/compat/robots-parser')).default;";
+      ? "const lib = require('robotstxt-wasm'); const robotsParser = require('robotstxt-wasm/compat/robots-parser'); const redis = require('robotstxt-wasm/redis');"
+      : "const lib = await import('robotstxt-wasm'); const robotsParser = (await import('robotstxt-wasm/compat/robots-parser')).default; const redis = await import('robotstxt-wasm/redis');";
   const script = build === 'cjs' ? `${load}\n(async () => {\n${body}\n})();` : `${load}\n${body}`;
   const { stdout } = await execFileAsync(process.execPath, ['--input-type', build === 'cjs' ? 'commonjs' : 'module', '-e', script], {
     cwd: ROOT,
@@ -63,13 +63,17 @@ const builds: Build[] = ['esm', 'cjs'];
 describe('the ESM and CommonJS builds', () => {
   it('export the same names from each entry', async () => {
     const names = async (build: Build): Promise<unknown> =>
-      inFreshProcess(build, `console.log(JSON.stringify({ main: Object.keys(lib).sort(), dropIn: typeof robotsParser }));`);
+      inFreshProcess(
+        build,
+        `console.log(JSON.stringify({ main: Object.keys(lib).sort(), dropIn: typeof robotsParser, redis: Object.keys(redis).sort() }));`,
+      );
     const [esm, cjs] = await Promise.all(builds.map(names));
     expect(cjs).toEqual(esm);
     expect((esm as { main: string[] }).main).toEqual(
       expect.arrayContaining(['parseRobotsTxt', 'RobotsCache', 'lintRobotsTxt', 'productToken', 'setMatcher']),
     );
     expect((esm as { dropIn: string }).dropIn).toBe('function');
+    expect((esm as { redis: string[] }).redis).toEqual(['redisStore']);
   });
 
   it('give the same answers in a fresh process, once the WebAssembly matcher has loaded, and with the TypeScript executor', async () => {

@@ -92,6 +92,17 @@ describe('the built package', () => {
     expect(manifest.exports['./cache-api']?.workerd?.default).toBe('./dist/cache-api.js');
   });
 
+  it('offers the Redis store adapter (robotstxt-wasm/redis) in ESM and CommonJS, with no client of its own', async () => {
+    type RedisEntry = { redisStore(client: unknown): unknown };
+    const check = (entry: RedisEntry): void => {
+      expect(typeof entry.redisStore).toBe('function');
+      // The client is the user's: without one the adapter says what to pass (test/redis-store.test.ts runs it against Redis).
+      expect(() => entry.redisStore({})).toThrow(/createClient\(\).*new Redis\(\)/);
+    };
+    check((await import('robotstxt-wasm/redis')) as RedisEntry);
+    check(createRequire(import.meta.url)('robotstxt-wasm/redis') as RedisEntry);
+  });
+
   it('resolves through the exports map', async () => {
     const entry = (await import('robotstxt-wasm')) as Entry;
     checkEntry(entry);
@@ -122,13 +133,24 @@ describe('what npm publishes', () => {
         'dist/cache-api.cjs',
         'dist/cache-api.d.ts',
         'dist/cache-api.d.cts',
+        'dist/redis.js',
+        'dist/redis.cjs',
+        'dist/redis.d.ts',
+        'dist/redis.d.cts',
       ]),
     );
     expect(files.filter((path) => !/^(?:dist\/|LICENSE$|README\.md$|CHANGELOG\.md$|package\.json$)/.test(path))).toEqual([]);
   });
 
   it('the published declarations point at nothing outside the package: RFC sections and public URLs only', () => {
-    for (const file of ['dist/index.d.ts', 'dist/index.d.cts', 'dist/cache-api.d.ts', 'dist/cache-api.d.cts']) {
+    for (const file of [
+      'dist/index.d.ts',
+      'dist/index.d.cts',
+      'dist/cache-api.d.ts',
+      'dist/cache-api.d.cts',
+      'dist/redis.d.ts',
+      'dist/redis.d.cts',
+    ]) {
       const declarations = readFileSync(join(root, file), 'utf8');
       expect(declarations).not.toMatch(/\b00\d_[0-9a-f]+\.txt|DESIGN\.md|\.\.\/shared|\bspec:|issue #\d/);
     }

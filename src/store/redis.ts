@@ -1,0 +1,152 @@
+/**
+ * `robotstxt-wasm/redis`: a RobotsStore on Redis, through the client a crawler already has: `redis`
+ * (node-redis 4 to 6) or `ioredis` (5 and 6). The package imports neither: the client is passed in and
+ * reached through its generic command entry (ioredis `call`, node-redis `sendCommand`), so one code path
+ * serves every major. Deadlines are not kept here: RobotsCache gives each store call its own
+ * (`storeTimeoutMs`), which matters since both clients queue commands while disconnected.
+ * https://redis.io/docs/latest/commands/set/, https://redis.io/docs/latest/develop/use/patterns/distributed-locks/
+ */
+import type { RobotsStore } from '../fetch/robots-store.js';
+
+/** An ioredis client (`new Redis()`, or a `Cluster`): what this adapter uses of it. */
+export interface IoredisClient {
+  call(command: string, ...args: string[]): Promise<unknown>;
+}
+
+/** A node-redis client (`createClient()` of `redis` 4 to 6, connected): what this adapter uses of it. */
+export interface NodeRedisClient {
+  sendCommand(args: string[]): Promise<unknown>;
+}
+
+export type RedisClient = IoredisClient | NodeRedisClient;
+
+export interface RedisStoreOptions {
+  /**
+   * Put before each of the cache's keys (`robotstxt:v1/record/https://example.com`), so that the records
+   * keep to a namespace of their own. Printable ASCII without spaces, at most 256 characters. Default
+   * `'robotstxt:'`.
+   */
+  readonly prefix?: string;
+  /**
+   * The longest value set() writes, in characters (String.length): a longer one rejects with a RangeError
+   * and nothing is written. Default 1,048,576, above the longest record of a cache with the default
+   * `maxBytes` (500 KiB: about 750,000 characters); a cache with a larger `maxBytes` needs about 4/3 of it
+   * plus 64 KiB.
+   */
+  readonly maxValueLength?: number;
+}
+
+const DEFAULT_PREFIX = 'robotstxt:';
+const MAX_PREFIX_LENGTH = 256;
+const DEFAULT_MAX_VALUE_LENGTH = 1024 * 1024;
+/** The cache's keys are its format's version and an origin; an origin this long is no site's. */
+const MAX_KEY_LENGTH = 4096;
+
+/** Deletes the lease only while the token that took it still holds it: a lease that expired may be another's. */
+const RELEASE_SCRIPT = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0";
+
+type Send = (args: string[]) => Promise<unknown>;
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (value instanceof Uint8Array) return 'bytes';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'string' ? JSON.stringify(value.slice(0, 40)) : typeof value;
+}
+
+function commandEntry(client: unknown): Send {
+  const methods =
+    (typeof client === 'object' || typeof client === 'function') && client !== null ? (client as Record<string, unknown>) : {};
+  // ioredis first: it has a sendCommand too, which takes one of its Command objects.
+  const { call, sendCommand } = methods;
+  if (typeof call === 'function') return (args) => (call as IoredisClient['call']).apply(client, args as [string, ...string[]]);
+  if (typeof sendCommand === 'function') return (args) => (sendCommand as NodeRedisClient['sendCommand']).call(client, args);
+  throw new TypeError(
+    `redisStore(client) takes a Redis client: from \`redis\` (node-redis 4 to 6: createClient(), connected) ` +
+      `or \`ioredis\` (new Redis()); got ${client === null ? 'null' : typeof client} with neither call() nor sendCommand()`,
+  );
+}
+
+function checkPrefix(prefix: unknown): string {
+  if (prefix === undefined) return DEFAULT_PREFIX;
+  if (typeof prefix !== 'string' || prefix.length > MAX_PREFIX_LENGTH || !/^[\x21-\x7e]*$/.test(prefix)) {
+    throw new TypeError(
+      `prefix must be printable ASCII without spaces, at most ${MAX_PREFIX_LENGTH} characters (such as 'crawler:robots:'), ` +
+        `got ${describe(prefix)}`,
+    );
+  }
+  return prefix;
+}
+
+function checkMaxValueLength(value: unknown): number {
+  if (value === undefined) return DEFAULT_MAX_VALUE_LENGTH;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
+    throw new RangeError(`maxValueLength must be a whole number of characters ≥ 1, got ${describe(value)}`);
+  }
+  return value;
+}
+
+function checkKey(key: unknown): string {
+  if (typeof key !== 'string' || key.length === 0 || key.length > MAX_KEY_LENGTH) {
+    throw new RangeError(`a key must be a string of 1 to ${MAX_KEY_LENGTH} characters, got ${describe(key)}`);
+  }
+  return key;
+}
+
+function checkTtl(ttlMs: unknown): string {
+  if (typeof ttlMs !== 'number' || !Number.isSafeInteger(ttlMs) || ttlMs < 1) {
+    throw new RangeError(`ttlMs must be a whole number of milliseconds ≥ 1, got ${describe(ttlMs)}`);
+  }
+  return String(ttlMs);
+}
+
+/** A reply of a string command: a string or null (none). Anything else (bytes from a type mapping, say) is an error. */
+function textReply(reply: unknown, command: string): string | null {
+  if (reply === null || typeof reply === 'string') return reply;
+  throw new TypeError(`Redis answered ${command} with ${describe(reply)}, not a string or null: pass a client that answers strings`);
+}
+
+/**
+ * A RobotsStore on Redis for RobotsCache's `store` option: GET, `SET key value PX ttl`, and leases by
+ * `SET key token NX PX ttl`, given back by a compare-and-delete script. Keys are `prefix` and the cache's
+ * key; values are bounded by `maxValueLength`.
+ *
+ * @example
+ * import { createClient } from 'redis';
+ * import { RobotsCache } from 'robotstxt-wasm';
+ * import { redisStore } from 'robotstxt-wasm/redis';
+ * const client = await createClient({ url: 'redis://127.0.0.1:6379' }).on('error', () => {}).connect();
+ * const robots = new RobotsCache({ userAgent: 'ExampleBot/1.2', store: redisStore(client, { prefix: 'crawler:' }) });
+ */
+export function redisStore(client: RedisClient, options: RedisStoreOptions = {}): RobotsStore {
+  const send = commandEntry(client);
+  const prefix = checkPrefix(options.prefix);
+  const maxValueLength = checkMaxValueLength(options.maxValueLength);
+  const keyOf = (key: string): string => prefix + checkKey(key);
+
+  return {
+    async get(key) {
+      return textReply(await send(['GET', keyOf(key)]), 'GET') ?? undefined;
+    },
+
+    async set(key, value, ttlMs) {
+      if (typeof value !== 'string') throw new TypeError(`a value must be a string, got ${describe(value)}`);
+      if (value.length > maxValueLength) {
+        throw new RangeError(`a value of ${value.length} characters is over maxValueLength (${maxValueLength}): not written`);
+      }
+      const reply = textReply(await send(['SET', keyOf(key), value, 'PX', checkTtl(ttlMs)]), 'SET');
+      if (reply !== 'OK') throw new TypeError(`Redis answered SET with ${describe(reply)}, not OK`);
+    },
+
+    async acquire(key, token, ttlMs) {
+      const reply = textReply(await send(['SET', keyOf(key), token, 'NX', 'PX', checkTtl(ttlMs)]), 'SET NX');
+      if (reply !== null && reply !== 'OK') throw new TypeError(`Redis answered SET NX with ${describe(reply)}, not OK or null`);
+      return reply === 'OK';
+    },
+
+    async release(key, token) {
+      const reply = await send(['EVAL', RELEASE_SCRIPT, '1', keyOf(key), token]);
+      if (typeof reply !== 'number') throw new TypeError(`Redis answered the release script with ${describe(reply)}, not a number`);
+    },
+  };
+}
