@@ -9,7 +9,7 @@
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { connectRedis } from './redis-clients.mjs';
+import { connectRedis, countRoundTrips } from './redis-clients.mjs';
 import { FLEET_USER_AGENT, fleetFetch, originOf, pathsOf } from './fleet-sites.mjs';
 
 /**
@@ -29,6 +29,7 @@ import { FLEET_USER_AGENT, fleetFetch, originOf, pathsOf } from './fleet-sites.m
  * @property {import('../src/index.js').RobotsCacheStats} stats
  * @property {number} ms the questions' wall time
  * @property {number} checks questions asked
+ * @property {number} roundTrips calls to the store (each one round trip to Redis)
  */
 
 /** A shuffle of 0 to count - 1, the same for the same seed (mulberry32). @param {number} count @param {number} seed */
@@ -57,13 +58,12 @@ const { RobotsCache } = await import(pathToFileURL(join(config.dist, 'index.js')
 const { redisStore } = await import(pathToFileURL(join(config.dist, 'redis.js')).href);
 
 const connection = config.redis === undefined ? undefined : await connectRedis(config.redis.client, config.redis.url);
+const counted = connection === undefined ? undefined : countRoundTrips(redisStore(connection.client, { prefix: config.redis?.prefix }));
 const robots = new RobotsCache({
   userAgent: FLEET_USER_AGENT,
   fetch: fleetFetch(config.port),
   ...(config.timeoutMs === undefined ? {} : { timeoutMs: config.timeoutMs }),
-  ...(connection === undefined || config.redis === undefined
-    ? {}
-    : { store: redisStore(connection.client, { prefix: config.redis.prefix }), storeTimeoutMs: config.redis.timeoutMs }),
+  ...(counted === undefined ? {} : { store: counted.store, storeTimeoutMs: config.redis?.timeoutMs }),
 });
 
 const lines = createInterface({ input: process.stdin });
@@ -87,7 +87,7 @@ await Promise.all(Array.from({ length: config.concurrency }, crawl));
 const ms = performance.now() - start;
 
 /** @type {CrawlerResult} */
-const result = { verdicts, stats: robots.stats(), ms, checks: order.length * 3 };
+const result = { verdicts, stats: robots.stats(), ms, checks: order.length * 3, roundTrips: counted?.roundTrips() ?? 0 };
 process.stdout.write(`${JSON.stringify(result)}\n`);
 robots.dispose();
 lines.close();

@@ -75,3 +75,26 @@ export async function connectRedis(name, url) {
       return ioredis((await import('ioredis-5')).Redis, url);
   }
 }
+
+/**
+ * `store` with its calls counted: each is one round trip to Redis (a lease's release is one EVAL).
+ * @param {import('../src/index.js').RobotsStore} store
+ * @returns {{ store: import('../src/index.js').RobotsStore, roundTrips: () => number }}
+ */
+export function countRoundTrips(store) {
+  let calls = 0;
+  const { acquire, release } = store;
+  return {
+    store: {
+      get: (key) => (calls++, store.get(key)),
+      set: (key, value, ttlMs) => (calls++, store.set(key, value, ttlMs)),
+      ...(acquire === undefined || release === undefined
+        ? {}
+        : {
+            acquire: (key, token, ttlMs) => (calls++, acquire.call(store, key, token, ttlMs)),
+            release: (key, token) => (calls++, release.call(store, key, token)),
+          }),
+    },
+    roundTrips: () => calls,
+  };
+}
