@@ -14,6 +14,7 @@
  * redis-server it prints a note saying how to install it and exits 0.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { fleetFetch, FLEET_USER_AGENT, originOf, startFleetSites } from './fleet-sites.mjs';
 import { runFleet } from './fleet-run.mjs';
@@ -143,6 +144,7 @@ function fixed(value, digits) {
   return value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 }
 
+const loadAtStart = loadavg()[0] ?? 0;
 const rows = [];
 for (const processes of PROCESSES) for (const store of [true, false]) rows.push(await fleetRow(processes, store));
 const probes = await probeRows();
@@ -155,7 +157,7 @@ const fetchRow = probes.at(-1);
 const section = [
   TITLE,
   '',
-  `${host.cpu}, ${host.cores} cores, Node ${host.node}, redis-server ${version}, ${host.date.slice(0, 10)}. \`node bench/fleet.mjs --origins ${ORIGINS} --concurrency ${CONCURRENCY} --probe ${PROBE}\`: each process asks FleetBot's 3 questions of every one of ${fixed(ORIGINS, 0)} origins in an order of its own, ${CONCURRENCY} origins in flight; with the store, the processes connect through node-redis 6, 5, 4 and ioredis 6, 5 in turn (storeTimeoutMs 2000); every origin served by one HTTP server on 127.0.0.1 through a routing fetch (Node's fetch).`,
+  `${host.cpu}, ${host.cores} cores, Node ${host.node}, redis-server ${version}, ${host.date.slice(0, 10)}, load average ${fixed(loadAtStart, 1)} at the start and ${fixed(loadavg()[0] ?? 0, 1)} at the end (the machine is shared). \`node bench/fleet.mjs --origins ${ORIGINS} --concurrency ${CONCURRENCY} --probe ${PROBE}\`: each process asks FleetBot's 3 questions of every one of ${fixed(ORIGINS, 0)} origins in an order of its own, ${CONCURRENCY} origins in flight; with the store, the processes connect through node-redis 6, 5, 4 and ioredis 6, 5 in turn (storeTimeoutMs 2000); every origin served by one HTTP server on 127.0.0.1 through a routing fetch (Node's fetch).`,
   '',
   '| processes | store | fetches per origin | checks/s | round trips to Redis per check | wall time | waits | takeovers | fallbacks |',
   '| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
@@ -163,6 +165,8 @@ const section = [
     (row) =>
       `| ${row.processes} | ${row.store ? 'Redis' : 'none'} | ${fixed(row.fetchesPerOrigin, 3)} | **${fixed(row.checksPerSecond, 0)}** | ${row.store ? fixed(row.roundTripsPerCheck, 2) : '–'} | ${fixed(row.wallMs / 1000, 2)} s | ${row.waits} | ${row.takeovers} | ${row.fallbacks} |`,
   ),
+  '',
+  'A process that misses locally makes one round trip when the store has the record (GET), and five when it fetches (GET, SET NX for the lease, GET again, SET of the record, the release script); the two other questions of an origin are local hits. Fetches per origin above 1 without the store are each process fetching for itself.',
   '',
   `One origin at a time in this process (${fixed(PROBE, 0)} origins each, after a warm-up pass of as many): what a question costs when the origin is in the local cache, when it is not but another process stored it, and when it must be fetched.`,
   '',
