@@ -8,12 +8,15 @@
  */
 import type { RobotsStore } from '../fetch/robots-store.js';
 
-/** An ioredis client (`new Redis()`, or a `Cluster`): what this adapter uses of it. */
+/** An ioredis client (`new Redis()`): what this adapter uses of it. */
 export interface IoredisClient {
   call(command: string, ...args: string[]): Promise<unknown>;
 }
 
-/** A node-redis client (`createClient()` of `redis` 4 to 6, connected): what this adapter uses of it. */
+/**
+ * A node-redis client (`createClient()` of `redis` 4 to 6, connected): what this adapter uses of it. A cluster
+ * client (`createCluster()`) has a sendCommand of another shape and is not one.
+ */
 export interface NodeRedisClient {
   sendCommand(args: string[]): Promise<unknown>;
 }
