@@ -5,6 +5,7 @@
  */
 import { parseRobotsTxt, productToken, RobotsCache, type FetchLike, type RobotsFetchResult, type RobotsCacheStats } from 'robotstxt-wasm';
 import { cacheApiStore, type CacheApiCache } from 'robotstxt-wasm/cache-api';
+import { redisStore, type NodeRedisClient } from 'robotstxt-wasm/redis';
 
 const robots = parseRobotsTxt('User-agent: *\nDisallow: /private/\n');
 const allowed: boolean = robots.isAllowed('https://example.com/private/x', 'ExampleBot');
@@ -20,6 +21,9 @@ const fetchLike: FetchLike = async (url, init) => ({
   body: null,
 });
 const cache = new RobotsCache({ userAgent: 'ExampleBot/1.2', fetch: fetchLike, maxLifetimeMs: 3_600_000 });
+// The Redis adapter, given a client written against its structural type alone (no Redis package needed).
+const redisClient: NodeRedisClient = { sendCommand: async (args) => (args[0] === 'GET' ? null : 'OK') };
+const sharedThroughRedis = new RobotsCache({ userAgent: 'ExampleBot/1.2', store: redisStore(redisClient, { prefix: 'crawler:' }) });
 async function use(): Promise<void> {
   const ok: boolean = await cache.isAllowed('https://example.com/');
   const stats: RobotsCacheStats = cache.stats();
@@ -31,4 +35,4 @@ async function use(): Promise<void> {
 const nothingHeld: CacheApiCache = { match: async () => undefined, put: async () => undefined };
 const shared = new RobotsCache({ userAgent: 'ExampleBot/1.2', fetch: fetchLike, store: cacheApiStore({ cache: nothingHeld }) });
 
-void [allowed, verdicts, line, token, use, shared];
+void [allowed, verdicts, line, token, use, shared, sharedThroughRedis];
