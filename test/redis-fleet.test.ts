@@ -94,14 +94,15 @@ describe.skipIf(!redis.found)('a fleet of crawlers sharing Redis', () => {
   it('a process killed mid-fetch, holding the lease: another waits, and fetches once the lease expires', async () => {
     sites = await startFleetSites(1, { hangFirst: [0] });
     const prefix = 'killed:';
-    // Short deadlines for the holder: its lease lasts two fetch deadlines, three store deadlines and a second.
+    // Short deadlines for the holder: its lease lasts two fetch deadlines, three store deadlines and a second
+    // (5.6 s). Its fetch must not time out before it is killed: that would store an answer for the origin.
     const holder = startCrawler({
       dist: DIST,
       port: sites.port,
       origins: 1,
       seed: 1,
       concurrency: 1,
-      timeoutMs: 1000,
+      timeoutMs: 2000,
       redis: { url: server.url, client: 'redis@6', prefix, timeoutMs: 200 },
     });
     await holder.ready;
