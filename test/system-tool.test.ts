@@ -62,6 +62,25 @@ describe('decide', () => {
 });
 
 describe('systemTool', () => {
+  it("looks in the spec's directories before PATH, and names them in the note of a skip", () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      const beside = program('beside', 'runtime', '1.0.0');
+      program('system', 'runtime', '0.9.0');
+      const spec = { name: 'runtime', install: 'npm install --prefix tools', directories: [join(work, 'beside')] };
+      expect(systemTool(spec, { PATH: join(work, 'system') })).toEqual({ found: true, path: beside });
+      const missing = { ...spec, directories: [join(work, 'empty')] };
+      expect(systemTool(missing, { PATH: join(work, 'nowhere') })).toMatchObject({ found: false });
+      expect(warn).toHaveBeenCalledWith(
+        `skipped: \`runtime\` is not in ${join(work, 'empty')} or on PATH; to run these tests: npm install --prefix tools`,
+      );
+      const found = systemTool(missing, { PATH: join(work, 'system') });
+      expect(found).toEqual({ found: true, path: join(work, 'system', 'runtime') });
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
   it('takes a program of that name only when its --version matches, and shows the note of a skip', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     try {

@@ -11,14 +11,20 @@ export interface Run {
   readonly stderr: string;
 }
 
-function runNode(nodeArgs: readonly string[], env: NodeJS.ProcessEnv, input: string | undefined): Promise<Run> {
+/** Runs `command` (the program, then its arguments) with `input` on stdin, in `cwd` (default: this process's). */
+export function runProgram(command: readonly string[], env: NodeJS.ProcessEnv, input?: string, cwd?: string): Promise<Run> {
+  const [file = '', ...args] = command;
   return new Promise((resolve) => {
-    const child = execFile(process.execPath, [...nodeArgs], { timeout: 30_000, env }, (error, stdout, stderr) => {
+    const child = execFile(file, args, { timeout: 30_000, env, cwd }, (error, stdout, stderr) => {
       const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
       resolve({ code, stdout, stderr });
     });
     child.stdin?.end(input ?? '');
   });
+}
+
+function runNode(nodeArgs: readonly string[], env: NodeJS.ProcessEnv, input: string | undefined): Promise<Run> {
+  return runProgram([process.execPath, ...nodeArgs], env, input);
 }
 
 /** Runs the command with `args` and `input` on stdin; asynchronous, so that the servers of this process can answer it. */

@@ -1,8 +1,9 @@
 /**
  * A program of the system that a suite runs (GNU parallel, redis-server, a browser, another JavaScript runtime),
- * found on PATH. Where it is missing the suite is skipped with a note that says how to install it, so that
- * `npm test` passes on a machine without it; under CI=true a missing program fails the suite instead, since CI
- * installs every one of them (.ci/run) and a skip there would hide a broken install step.
+ * found on PATH, or first in the directories a spec names (.ci/run installs Bun and Deno into one). Where it is
+ * missing the suite is skipped with a note that says how to install it, so that `npm test` passes on a machine
+ * without it; under CI=true a missing program fails the suite instead, since CI installs every one of them
+ * (.ci/run) and a skip there would hide a broken install step.
  *
  *     const parallel = systemTool({ name: 'parallel', install: 'apt-get install -y parallel' });
  *     describe.skipIf(!parallel.found)('…', () => { … });
@@ -21,6 +22,8 @@ export interface SystemToolSpec {
    * (moreutils has a `parallel` too). Without it, any executable of that name is the program.
    */
   readonly version?: RegExp;
+  /** Absolute directories looked in before PATH, for a program installed beside the project rather than system-wide. */
+  readonly directories?: readonly string[];
 }
 
 export type SystemTool = { readonly found: true; readonly path: string } | { readonly found: false; readonly note: string };
@@ -52,7 +55,8 @@ export function findOnPath(name: string, pathVariable: string | undefined): stri
  */
 export function decide(spec: SystemToolSpec, path: string | undefined, env: NodeJS.ProcessEnv): SystemTool {
   if (path !== undefined) return { found: true, path };
-  const missing = `\`${spec.name}\` is not on PATH${spec.version ? ` (or is not the program whose --version matches ${spec.version})` : ''}`;
+  const places = [...(spec.directories ?? []).map((directory) => `in ${directory}`), 'on PATH'].join(' or ');
+  const missing = `\`${spec.name}\` is not ${places}${spec.version ? ` (or is not the program whose --version matches ${spec.version})` : ''}`;
   if (env.CI === 'true') throw new MissingSystemToolError(`${missing}, and CI=true needs it: ${spec.install} (.ci/run does)`);
   return { found: false, note: `skipped: ${missing}; to run these tests: ${spec.install}` };
 }
@@ -65,7 +69,8 @@ export function systemTool(spec: SystemToolSpec, env: NodeJS.ProcessEnv = proces
 }
 
 function locate(spec: SystemToolSpec, pathVariable: string | undefined): string | undefined {
-  const path = findOnPath(spec.name, pathVariable);
+  const searched = [...(spec.directories ?? []), ...(pathVariable === undefined ? [] : [pathVariable])].join(delimiter);
+  const path = findOnPath(spec.name, searched);
   if (path === undefined || spec.version === undefined) return path;
   const reply = spawnSync(path, ['--version'], { encoding: 'utf8', timeout: 10_000 });
   return spec.version.test(`${reply.stdout ?? ''}${reply.stderr ?? ''}`) ? path : undefined;

@@ -1,0 +1,16 @@
+/** The robots.txt that test/runtimes/smoke.mjs reads, and that test/runtimes.test.ts serves on loopback for its RobotsCache. */
+export const ROBOTS = [
+  'User-agent: *',
+  'Disallow: /private/',
+  'Allow: /private/open',
+  'Disallow: /*.pdf$',
+  'Crawl-delay: 2',
+  '',
+  'User-agent: SmokeBot',
+  'Disallow: /no-bots/',
+  'Allow: /caf%C3%A9/',
+  'Disallow: /café',
+  '',
+  'Sitemap: https://example.com/sitemap.xml',
+  '',
+].join('\n');
