@@ -1,0 +1,100 @@
+/**
+ * A single check's cost in Node, Bun and Deno (issue 22): bench/runtimes-check.mjs's loop, the same in each,
+ * each run in a process of its own, runs interleaved (run 1 in every runtime, then run 2, …) so that a slow
+ * spell of the shared machine hits all alike; reports each runtime's median across runs and its ratio to Node's.
+ * A runtime that is not installed (bench/other-runtimes.mjs: .ci/tools, then PATH) is left out, and said to be.
+ *
+ *   node bench/runtimes.mjs [--runs N] [--before DIST]
+ *
+ * --before times a build made before a change too (a built dist/ directory), interleaved with ./dist.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describeMachine, machine } from './machine.mjs';
+import { median } from './median.mjs';
+import { RUNTIME_ENV, RUNTIME_NAMES, scriptCommand, TOOLS_BIN, versionOf } from './other-runtimes.mjs';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const LOOP = fileURLToPath(new URL('./runtimes-check.mjs', import.meta.url));
+
+/** @param {string} name @returns {string | undefined} */
+function option(name) {
+  const at = process.argv.indexOf(name);
+  return at < 0 ? undefined : process.argv[at + 1];
+}
+
+/** @typedef {{ name: string, version: string, command: (dist: string) => string[] }} TimedRuntime */
+
+/** @returns {TimedRuntime[]} Node, then each other runtime found */
+function runtimes() {
+  /** @type {TimedRuntime[]} */
+  const found = [{ name: 'node', version: process.versions.node, command: (dist) => [process.execPath, LOOP, dist] }];
+  for (const name of RUNTIME_NAMES) {
+    const path = [join(TOOLS_BIN, name), name].find((candidate) => versionOf(name, candidate) !== undefined);
+    if (path === undefined) {
+      console.log(`${name}: not installed (npm install --prefix .ci/tools --no-save), left out`);
+      continue;
+    }
+    found.push({
+      name,
+      version: /** @type {string} */ (versionOf(name, path)),
+      command: (dist) => scriptCommand(name, path, LOOP, [dist], { read: [dist, ROOT] }),
+    });
+  }
+  return found;
+}
+
+/** @param {string[]} command @returns {number} nanoseconds per check */
+function timeOnce(command) {
+  const [file = '', ...args] = command;
+  const output = execFileSync(file, args, { encoding: 'utf8', env: { ...process.env, ...RUNTIME_ENV }, timeout: 300_000 });
+  /** @type {{ nsPerCheck: number, matcher: string }} */
+  const result = JSON.parse(output);
+  if (result.matcher !== 'wasm') throw new Error(`${command.join(' ')}: the ${result.matcher} matcher answered, not the WebAssembly one`);
+  return result.nsPerCheck;
+}
+
+function main() {
+  const runs = Number(option('--runs') ?? 7);
+  const beforeOption = option('--before');
+  /** @type {[string, string][]} */
+  const builds = [['after', join(ROOT, 'dist')]];
+  if (beforeOption !== undefined) builds.unshift(['before', resolve(beforeOption)]);
+  for (const [, dist] of builds) {
+    if (!existsSync(join(dist, 'index.js'))) throw new Error(`${dist}: not a built dist/ directory (npm run build)`);
+  }
+  const timed = runtimes();
+  const loadBefore = loadavg()[0] ?? 0;
+  /** @type {Map<string, number[]>} */
+  const samples = new Map();
+  for (let run = 0; run < runs; run++) {
+    for (const runtime of timed) {
+      for (const [build, dist] of builds) {
+        const key = `${runtime.name} ${build}`;
+        samples.set(key, [...(samples.get(key) ?? []), timeOnce(runtime.command(dist))]);
+      }
+    }
+  }
+  const loadAfter = loadavg()[0] ?? 0;
+  console.log(
+    `${describeMachine(machine())} · load average ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after · ${runs} interleaved runs\n`,
+  );
+  const nodeOf = (/** @type {string} */ build) => median(samples.get(`node ${build}`) ?? []);
+  const columns = builds.map(([build]) => build);
+  console.log(`| runtime | ${columns.map((build) => `${build}: ns per check | ${build}: ÷ Node`).join(' | ')} |`);
+  console.log(`| --- | ${columns.map(() => '---: | ---:').join(' | ')} |`);
+  for (const runtime of timed) {
+    const cells = columns.map((build) => {
+      const ns = median(samples.get(`${runtime.name} ${build}`) ?? []);
+      return `${ns.toFixed(0)} | ${(ns / nodeOf(build)).toFixed(2)}×`;
+    });
+    console.log(`| ${runtime.name} ${runtime.version} | ${cells.join(' | ')} |`);
+  }
+  console.log('\nEvery run, in order (ns per check):\n');
+  for (const [key, values] of samples) console.log(`- ${key}: ${values.map((ns) => ns.toFixed(0)).join(', ')}`);
+}
+
+main();
