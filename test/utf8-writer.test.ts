@@ -1,16 +1,16 @@
 /**
  * The writers that put a URL string into WebAssembly memory (src/engine/utf8-writer.ts): the hand-written
- * loop (browsers, workerd) and Node's Buffer (the inline entry in Node) must write exactly what a
+ * loop (Deno, browsers, workerd) and Buffer's native write (the inline entry in Node and Bun) must write exactly what a
  * TextEncoder writes, lone surrogates as U+FFFD included, at any offset and with nothing past the bytes they
  * report. The matcher's verdict tests run through whichever writer the entry chose; this holds the two
  * writers to one reference.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { handWrittenUtf8, nodeBufferUtf8, type Utf8WriterFactory } from '../src/engine/utf8-writer.js';
+import { handWrittenUtf8, nativeBufferUtf8, type Utf8WriterFactory } from '../src/engine/utf8-writer.js';
 
 const encoder = new TextEncoder();
-const nodeWriter = nodeBufferUtf8();
+const nativeWriter = nativeBufferUtf8();
 
 /** Strings of any UTF-16 units: ASCII, two- and three-byte characters, pairs, and surrogates alone. */
 const textArbitrary = fc
@@ -33,13 +33,27 @@ function written(factory: Utf8WriterFactory, text: string, at: number): Uint8Arr
 }
 
 describe('URL writers', () => {
-  it('Node has a Buffer writer (the inline entry chooses it there)', () => {
-    expect(nodeWriter).toBeDefined();
+  it("Node's Buffer writes natively (the inline entry chooses it there)", () => {
+    expect(nativeWriter).toBeDefined();
+  });
+
+  it("passes over a Buffer whose UTF-8 write is JavaScript, as Deno's is", () => {
+    // Buffer.prototype.utf8Write: undocumented in Node, so not in @types/node.
+    const prototype: Buffer & { utf8Write: (text: string, at: number, capacity: number) => number } = Buffer.prototype;
+    const native = prototype.utf8Write;
+    try {
+      prototype.utf8Write = function utf8Write(this: Buffer, text: string, at: number, capacity: number): number {
+        return this.write(text, at, capacity, 'utf8');
+      };
+      expect(nativeBufferUtf8()).toBeUndefined();
+    } finally {
+      prototype.utf8Write = native;
+    }
   });
 
   it.each([
     ['by hand', handWrittenUtf8],
-    ["with Node's Buffer", nodeWriter as Utf8WriterFactory],
+    ["with Buffer's native write", nativeWriter as Utf8WriterFactory],
   ])('write what TextEncoder writes, %s', (_, factory) => {
     fc.assert(
       fc.property(textArbitrary, fc.nat(40), (text, at) => {
