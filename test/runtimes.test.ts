@@ -90,8 +90,9 @@ function smoke(runtime?: Runtime): Promise<Run> {
   return runScript(runtime, SMOKE, [server.origin], { net: ['127.0.0.1'] });
 }
 
+/** The `robotstxt` command, which reads the work folder and its own worker's module, and may ask the loopback server. */
 function command(runtime: Runtime | undefined, args: readonly string[], input?: string): Promise<Run> {
-  return runScript(runtime, CLI, args, { read: [work, DIST] }, input);
+  return runScript(runtime, CLI, args, { read: [work, DIST], net: ['127.0.0.1'] }, input);
 }
 
 function answers(run: Run): unknown {
@@ -104,8 +105,8 @@ describe('under Node, the answers the other runtimes are held to', () => {
   it('the smoke script: the WebAssembly matcher, and the rules of the file', async () => {
     const node = await smoke();
     expect(answers(node)).toMatchObject({
-      batch: [true, true, true, true, true, false, true, false, true, true],
-      bytes: [1, 1, 1, 1, 1, 0, 1, 0, 1, 1],
+      batch: [true, true, true, true, true, false, true, false, true, true, false],
+      bytes: [1, 1, 1, 1, 1, 0, 1, 0, 1, 1, 0],
       cache: { agent: 'SmokeBot', verdicts: [true, true, false, true], explain: { allowed: false, line: 8 }, fetched: 1 },
       dropIn: { crawlDelay: 2, otherOrigin: 'undefined' },
       matcher: 'wasm',
@@ -128,6 +129,15 @@ for (const runtime of runtimes) {
       expect(answers(await smoke(runtime))).toEqual(node);
       expect(server.count()).toBe(fetched + 2);
       expect(server.requests.at(-1)?.headers['user-agent']).toBe('SmokeBot/1.0 (+https://example.com/bot)');
+    });
+
+    it('runs `robotstxt check` on the robots.txt it fetches from the loopback server, as Node does', async () => {
+      const args = ['check', '--allow-internal-hosts', server.origin, AGENT, '/', '/no-bots/a?b=1', '/caf%C3%A9/menu', '/cafés'];
+      const node = await command(undefined, args);
+      expect(node.stdout).toMatch(/^fetched http:\/\/127\.0\.0\.1:\d+\/robots\.txt: status 200.*\n.*\n.*disallow: \/no-bots\/ \(line 8\)$/m);
+      const fetched = server.count();
+      expect(await command(runtime, args)).toEqual(node);
+      expect(server.count()).toBe(fetched + 1);
     });
 
     it.each(CLI_COMMANDS)('runs `robotstxt $title` as Node does', async ({ args, input }) => {

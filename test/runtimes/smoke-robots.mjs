@@ -10,6 +10,7 @@ export const ROBOTS = [
   'Disallow: /no-bots/',
   'Allow: /caf%C3%A9/',
   'Disallow: /café',
+  'Disallow: /odd%EF%BF%BD/',
   '',
   'Sitemap: https://example.com/sitemap.xml',
   '',

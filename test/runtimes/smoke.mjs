@@ -26,6 +26,8 @@ const URLS = [
   'https://example.com/cafés',
   '/private/open',
   'https://example.com/%70rivate/x',
+  // A lone surrogate, which a URL writer must write as U+FFFD (as TextEncoder does) for the rule to match.
+  'https://example.com/odd\ud800/x',
 ];
 
 const origin = process.argv[2];
