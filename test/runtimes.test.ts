@@ -134,7 +134,9 @@ for (const runtime of runtimes) {
     it('runs `robotstxt check` on the robots.txt it fetches from the loopback server, as Node does', async () => {
       const args = ['check', '--allow-internal-hosts', server.origin, AGENT, '/', '/no-bots/a?b=1', '/caf%C3%A9/menu', '/cafés'];
       const node = await command(undefined, args);
-      expect(node.stdout).toMatch(/^fetched http:\/\/127\.0\.0\.1:\d+\/robots\.txt: status 200.*\n.*\n.*disallow: \/no-bots\/ \(line 8\)$/m);
+      expect(node.stdout).toMatch(
+        /^fetched http:\/\/127\.0\.0\.1:\d+\/robots\.txt: status 200.*\n.*\n.*disallow: \/no-bots\/ \(line 8\)$/m,
+      );
       const fetched = server.count();
       expect(await command(runtime, args)).toEqual(node);
       expect(server.count()).toBe(fetched + 1);
