@@ -47,14 +47,16 @@ function runtimes() {
   return found;
 }
 
-/** @param {string[]} command @returns {number} nanoseconds per check */
+/** @typedef {{ nsPerCheck: number, nsPerWrite: Record<string, number | null>, matcher: string }} LoopResult */
+
+/** @param {string[]} command @returns {LoopResult} */
 function timeOnce(command) {
   const [file = '', ...args] = command;
   const output = execFileSync(file, args, { encoding: 'utf8', env: { ...process.env, ...RUNTIME_ENV }, timeout: 300_000 });
-  /** @type {{ nsPerCheck: number, matcher: string }} */
+  /** @type {LoopResult} */
   const result = JSON.parse(output);
   if (result.matcher !== 'wasm') throw new Error(`${command.join(' ')}: the ${result.matcher} matcher answered, not the WebAssembly one`);
-  return result.nsPerCheck;
+  return result;
 }
 
 function main() {
@@ -68,13 +70,19 @@ function main() {
   }
   const timed = runtimes();
   const loadBefore = loadavg()[0] ?? 0;
-  /** @type {Map<string, number[]>} */
+  /** @type {Map<string, number[]>} checks, by runtime and build */
   const samples = new Map();
+  /** @type {Map<string, Map<string, number[]>>} writes alone, by runtime and way (every build's runs: the build does not change them) */
+  const writes = new Map();
   for (let run = 0; run < runs; run++) {
     for (const runtime of timed) {
       for (const [build, dist] of builds) {
+        const result = timeOnce(runtime.command(dist));
         const key = `${runtime.name} ${build}`;
-        samples.set(key, [...(samples.get(key) ?? []), timeOnce(runtime.command(dist))]);
+        samples.set(key, [...(samples.get(key) ?? []), result.nsPerCheck]);
+        const byWay = writes.get(runtime.name) ?? new Map();
+        writes.set(runtime.name, byWay);
+        for (const [way, ns] of Object.entries(result.nsPerWrite)) if (ns !== null) byWay.set(way, [...(byWay.get(way) ?? []), ns]);
       }
     }
   }
@@ -90,6 +98,18 @@ function main() {
     const cells = columns.map((build) => {
       const ns = median(samples.get(`${runtime.name} ${build}`) ?? []);
       return `${ns.toFixed(0)} | ${(ns / nodeOf(build)).toFixed(2)}×`;
+    });
+    console.log(`| ${runtime.name} ${runtime.version} | ${cells.join(' | ')} |`);
+  }
+  const ways = [...new Set([...writes.values()].flatMap((byWay) => [...byWay.keys()]))];
+  console.log(`\nWriting the same URLs into a buffer as UTF-8, alone (ns per URL; – where the runtime has no such way):\n`);
+  console.log(`| runtime | ${ways.join(' | ')} |`);
+  console.log(`| --- | ${ways.map(() => '---:').join(' | ')} |`);
+  for (const runtime of timed) {
+    const byWay = writes.get(runtime.name);
+    const cells = ways.map((way) => {
+      const values = byWay?.get(way);
+      return values === undefined ? '–' : median(values).toFixed(0);
     });
     console.log(`| ${runtime.name} ${runtime.version} | ${cells.join(' | ')} |`);
   }
