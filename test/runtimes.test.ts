@@ -1,8 +1,9 @@
 /**
  * The package on Bun and Deno, as README "Runtimes" promises (issue 22): the smoke script
  * (test/runtimes/smoke.mjs: parse, check, explain, batch, bytes entry, the robots-parser drop-in, RobotsCache
- * against a loopback server, the WebAssembly matcher in use) and the `robotstxt` command on local files, run
- * by each runtime from its npm package, must answer exactly what Node answers to the same. Each runtime is
+ * against a loopback server, the WebAssembly matcher in use) and the `robotstxt` command (on local files, and
+ * once on a robots.txt from the loopback server), run by each runtime from its npm package, must answer exactly
+ * what Node answers to the same. Each runtime is
  * found in .ci/tools (where .ci/run installs the pinned versions) or on PATH; missing, its suite is skipped
  * with a note, and under CI=true it fails (test/support/runtime.ts).
  */
