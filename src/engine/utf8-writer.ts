@@ -60,9 +60,11 @@ function isNativeFunction(value: unknown): boolean {
 
 /**
  * The writer of a runtime whose Buffer writes UTF-8 in native code (Node, Bun), or undefined. Feature-tested,
- * not guessed from the runtime's name: Buffer.prototype.utf8Write, the native write under Buffer.write()
- * (called directly, it skips write()'s argument handling: about half of Bun's cost), is taken only where it is
- * native code. Deno's Buffer has one written in JavaScript, slower than the loop by hand, and is passed over.
+ * not guessed from the runtime's name: Buffer.prototype.utf8Write, the native write under Buffer.write(), is
+ * taken only where it is native code; called directly, it skips write()'s argument handling, two thirds of
+ * what Bun's write() costs. Deno's Buffer has one written in JavaScript, slower than the loop by hand, and is
+ * passed over (bench/RESULTS.md, "Bun and Deno"). TextEncoder.encodeInto is not used: it allocates a result
+ * object per call, and a single check allocates nothing.
  */
 export function nativeBufferUtf8(): Utf8WriterFactory | undefined {
   if (typeof Buffer !== 'function' || typeof Buffer.from !== 'function') return undefined;
