@@ -128,7 +128,7 @@ describe('robots-parser-wasm, the drop-in as a package', () => {
     expect(await runInFixture('commonjs', script)).toEqual({ ...EXPECTED, name: 'robots-parser-wasm' });
   });
 
-  it('its types compile for ES module and CommonJS consumers (NodeNext) and for bundlers', async () => {
+  it('its types compile for ES module and CommonJS consumers (NodeNext, Node10) and for bundlers', async () => {
     const use =
       "const robots: Robot = robotsParser('https://example.com/robots.txt', 'User-agent: *');\nconst allowed: boolean | undefined = robots.isAllowed('https://example.com/x', 'ExampleBot');\nexport { allowed };\n";
     await writeFile(join(fixture, 'consumer.mts'), `import robotsParser, { type Robot } from 'robots-parser-wasm';\n${use}`);
@@ -136,7 +136,12 @@ describe('robots-parser-wasm, the drop-in as a package', () => {
       join(fixture, 'consumer.cts'),
       `import robotsParser = require('robots-parser-wasm');\ntype Robot = robotsParser.Robot;\n${use}`,
     );
+    // Under robots-parser's name, as code written for robots-parser imports it.
     await writeFile(join(fixture, 'bundler.ts'), `import robotsParser, { type Robot } from 'robots-parser';\n${use}`);
+    await writeFile(
+      join(fixture, 'node10.ts'),
+      `import robotsParser from 'robots-parser';\nimport type { Robot } from 'robots-parser';\n${use}`,
+    );
     const options = { strict: true, noEmit: true, skipLibCheck: false, types: [], lib: ['es2022'], target: 'ES2022' };
     const configs = {
       'tsconfig.nodenext.json': {
@@ -144,6 +149,11 @@ describe('robots-parser-wasm, the drop-in as a package', () => {
         files: ['consumer.mts', 'consumer.cts'],
       },
       'tsconfig.bundler.json': { compilerOptions: { ...options, module: 'ESNext', moduleResolution: 'Bundler' }, files: ['bundler.ts'] },
+      // No exports map read: the top-level `types`, with esModuleInterop as robots-parser's CommonJS users have it.
+      'tsconfig.node10.json': {
+        compilerOptions: { ...options, module: 'CommonJS', moduleResolution: 'Node10', esModuleInterop: true },
+        files: ['node10.ts'],
+      },
     };
     const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
     for (const [file, config] of Object.entries(configs)) {
@@ -156,6 +166,13 @@ describe('robots-parser-wasm, the drop-in as a package', () => {
         ),
         file,
       ).resolves.toBe('compiled');
+    }
+  });
+
+  it('its declarations point at nothing outside the package: RFC sections and public URLs only', async () => {
+    for (const file of ['dist/index.d.ts', 'dist/index.d.cts']) {
+      const declarations = await readFile(join(fixture, 'node_modules/robots-parser-wasm', file), 'utf8');
+      expect(declarations, file).not.toMatch(/\b00\d_[0-9a-f]+\.txt|DESIGN\.md|\.\.\/shared|\bspec:|issue #\d/);
     }
   });
 
