@@ -69,9 +69,10 @@ export async function crawl(startUrls, { userAgent = USER_AGENT, maxRequests = 2
     maxRequestRetries: 1,
     preNavigationHooks: [
       async ({ request }, gotOptions) => {
-        // The last check, for a request that came in another way than below (crawler.addRequests elsewhere), or whose
-        // origin's robots.txt changed while it waited in the queue.
-        if (!(await allowedOnly([request.url])).length) throw new NonRetryableError(`robots.txt disallows ${request.url}`);
+        // Every request passes here before it is sent: the start URLs, requests added by other code, and links whose
+        // site's robots.txt changed while they waited in the queue. A disallowed one fails, never retried (Crawlee
+        // logs it as failed; the result lists it as disallowed).
+        if ((await allowedOnly([request.url])).length === 0) throw new NonRetryableError(`robots.txt disallows ${request.url}`);
         gotOptions.headers = { ...gotOptions.headers, 'user-agent': robots.userAgent };
         // A redirect to another origin is not followed: that host was not given (Crawlee then logs the request as
         // failed, and the result lists it).
@@ -98,7 +99,7 @@ export async function crawl(startUrls, { userAgent = USER_AGENT, maxRequests = 2
     },
   });
 
-  await crawler.run(await allowedOnly(startUrls.filter(isGiven)));
+  await crawler.run(startUrls);
   robots.dispose();
   return { crawled, disallowed: Object.fromEntries(disallowed), notFollowed: Object.fromEntries(notFollowed) };
 }
