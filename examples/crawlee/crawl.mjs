@@ -33,8 +33,8 @@ function parseLink(href, base) {
 /**
  * Crawls from `startUrls` within their origins, up to `maxRequests` pages. Returns the URLs crawled, those that
  * robots.txt disallowed, each with the reason RobotsCache gives (`ok`: a rule of the file; `server-error`,
- * `rate-limited`, `timeout`, `network-error`: the site's robots.txt could not be read, so nothing of it is crawled), and those
- * whose redirect to another host was not followed, each with its target.
+ * `rate-limited`, `timeout`, `network-error`: the site's robots.txt could not be read, so nothing of it is
+ * crawled), and those whose redirect to another host was not followed, each with its target.
  */
 export async function crawl(startUrls, { userAgent = USER_AGENT, maxRequests = 200 } = {}) {
   const origins = new Set(startUrls.map((url) => new URL(url).origin));
