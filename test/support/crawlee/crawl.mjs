@@ -2,8 +2,9 @@
  * Run by test/crawlee-robots-parser.test.ts from inside an assembled Crawlee install (it is copied there, so that
  * its imports resolve in that install's node_modules, as a user's crawler does). A CheerioCrawler with
  * `respectRobotsTxtFile` crawls the sites in CRAWL (JSON: `{ startUrls, sites, userAgent, result }`): every link
- * into one of `sites` (origins) is enqueued, any other is not, and the sitemaps each site's robots.txt lists (read through Crawlee's RobotsTxtFile)
- * add their URLs. Writes to `result`, as JSON, what was handled and which file Crawlee loaded as robots-parser.
+ * into one of `sites` (origins) is enqueued, any other is not, and the sitemaps that each start URL's robots.txt
+ * lists (read through Crawlee's RobotsTxtFile) add their URLs. Writes to `result`, as JSON, what was handled and
+ * skipped and which file Crawlee loaded as robots-parser.
  */
 import { writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -11,7 +12,7 @@ import { CheerioCrawler } from '@crawlee/cheerio';
 import { RobotsTxtFile } from '@crawlee/utils';
 
 const { startUrls, sites, userAgent, result } = JSON.parse(process.env.CRAWL);
-// Crawlee's default strategy keeps to a link's own origin; these sites link to each other.
+// Crawlee's default strategy (same-hostname) matches the page's origin, port included; these sites link to each other.
 const intoSites = sites.map((origin) => new RegExp(`^${origin.replaceAll('.', '\\.')}/`));
 
 const fromSitemaps = [];
