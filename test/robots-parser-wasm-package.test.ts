@@ -59,7 +59,8 @@ beforeAll(async () => {
   fixture = join(scratch, 'user');
   await unpackAs(packed.tarball, fixture, 'robots-parser-wasm');
   await unpackAs(packed.tarball, fixture, 'robots-parser');
-});
+  // npm pack starts npm: seconds on a loaded machine.
+}, 60_000);
 
 afterAll(async () => {
   await rm(scratch, { recursive: true, force: true });
