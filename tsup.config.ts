@@ -4,6 +4,14 @@ import { defineConfig } from 'tsup';
 const shared = { target: 'es2022', platform: 'neutral', sourcemap: false } as const;
 const libraryEntries = { index: 'src/platform/inline.ts', 'robots-parser': 'src/platform/robots-parser.ts' };
 
+/**
+ * robots-parser-wasm: the drop-in as a package of its own, whose main entry is the drop-in, so that an override
+ * (npm `overrides`, `pnpm.overrides`, yarn `resolutions`) can put it where robots-parser was. It carries its own
+ * build of the engine from these sources, so it installs alone (test/robots-parser-wasm-package.test.ts).
+ */
+const dropInPackage = 'packages/robots-parser-wasm';
+const dropInEntry = { index: 'src/platform/robots-parser.ts' };
+
 export default defineConfig([
   {
     ...shared,
@@ -41,6 +49,39 @@ export default defineConfig([
     format: ['esm'],
     external: ['./matcher.wasm'],
     onSuccess: () => copyFile('build/matcher.wasm', 'dist/matcher.wasm'),
+  },
+  {
+    ...shared,
+    // robots-parser-wasm for Node, browsers and bundlers. One entry, so no chunks; Rollup (treeshake) renders the
+    // CommonJS build as `module.exports = robotsParser`, as robots-parser's own module is.
+    entry: dropInEntry,
+    outDir: `${dropInPackage}/dist`,
+    format: ['esm', 'cjs'],
+    clean: true,
+    treeshake: true,
+    loader: { '.wasm': 'binary' },
+  },
+  {
+    ...shared,
+    // Its declarations: cjsInterop makes the .d.cts say `export =`, as above.
+    entry: dropInEntry,
+    outDir: `${dropInPackage}/dist`,
+    format: ['esm', 'cjs'],
+    dts: { only: true },
+    cjsInterop: true,
+  },
+  {
+    ...shared,
+    // robots-parser-wasm for Cloudflare Workers, with the matcher beside it as in the main package; the
+    // package's LICENSE is the repository's.
+    entry: { worker: 'src/platform/robots-parser-workers.ts' },
+    outDir: `${dropInPackage}/dist`,
+    format: ['esm'],
+    external: ['./matcher.wasm'],
+    onSuccess: async () => {
+      await copyFile('build/matcher.wasm', `${dropInPackage}/dist/matcher.wasm`);
+      await copyFile('LICENSE', `${dropInPackage}/LICENSE`);
+    },
   },
   {
     ...shared,
