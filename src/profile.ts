@@ -39,6 +39,11 @@ export interface Profile {
   agentFamily(key: string): string | undefined;
   /** A body of more bytes than this is read as allowing everything (Infinity: no such limit). */
   readonly allowAllOverBytes: number;
+  /**
+   * A fetch's rules come from a 200 alone, and any other final status allows everything; otherwise any
+   * 2xx has rules, 4xx allows and 5xx disallows everything (RFC 9309 §2.3.1).
+   */
+  readonly rulesFrom200Only: boolean;
 }
 
 const PRODUCT_TOKEN = /^[A-Za-z_-]+$/;
@@ -76,6 +81,7 @@ const rfc9309: PublicProfile = {
   agentKey: (agent) => productTokenKey(agent, 'ExampleBot'),
   agentFamily: noFamily,
   allowAllOverBytes: Infinity,
+  rulesFrom200Only: false,
 };
 
 const google: PublicProfile = {
@@ -91,6 +97,7 @@ const google: PublicProfile = {
   },
   agentFamily: noFamily,
   allowAllOverBytes: Infinity,
+  rulesFrom200Only: false,
 };
 
 const YANDEX_FAMILY = 'yandex';
@@ -111,6 +118,9 @@ const yandex: PublicProfile = {
   agentFamily: (key) => (key !== YANDEX_FAMILY && key.includes(YANDEX_FAMILY) ? YANDEX_FAMILY : undefined),
   // "If the file size exceeds 32 KB, the robot assumes it allows everything."
   allowAllOverBytes: 32 * 1024,
+  // "If the file is missing, is not a text file, or the robot's request returns an HTTP status other
+  // than 200 OK, the robot assumes that it has unrestricted access."
+  rulesFrom200Only: true,
 };
 
 /**
@@ -130,6 +140,7 @@ export const robotsParserProfile: Profile = {
   },
   agentFamily: noFamily,
   allowAllOverBytes: Infinity,
+  rulesFrom200Only: false,
 };
 
 const PROFILES: Readonly<Record<ProfileName, PublicProfile>> = { rfc9309, google, yandex };
