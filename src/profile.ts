@@ -100,7 +100,8 @@ const google: PublicProfile = {
   rulesFrom200Only: false,
 };
 
-const YANDEX_FAMILY = 'yandex';
+/** The token of the group that Yandex gives every Yandex robot no group names (the linter reports it too). */
+export const YANDEX_FAMILY = 'yandex';
 
 /**
  * Yandex's reading. Where its documentation is silent, rfc9309's: URLs normalized like patterns, and
