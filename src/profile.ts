@@ -1,5 +1,5 @@
 /**
- * The two behaviours the library offers, and everything in which they differ.
+ * The three behaviours the library offers, and everything in which they differ.
  *
  * - `rfc9309` (default): Google's reference behaviour except where RFC 9309 says otherwise: URLs are
  *   percent-normalized like patterns, `%XX` of unreserved characters is decoded on both sides (§2.2.2),
@@ -7,9 +7,12 @@
  * - `google`: Google's reference matcher (github google/robotstxt) verdict for verdict: the URL is
  *   matched as given, except that its path ends at a NUL byte, as the reference's C string does, and the
  *   caller's agent is compared as given.
+ * - `yandex`: Yandex's published reading (https://yandex.com/support/webmaster/controlling-robot/robots-txt.html):
+ *   rfc9309's matching without Google's index.html rule, a `User-agent: Yandex` group for every Yandex robot
+ *   that no group names, and a file over 32 KB read as allowing everything.
  */
 
-export type ProfileName = 'rfc9309' | 'google';
+export type ProfileName = 'rfc9309' | 'google' | 'yandex';
 
 export interface Profile {
   /** The public profiles' names, and `robots-parser` for the drop-in's reading (src/compat/), which no caller chooses. */
@@ -29,6 +32,18 @@ export interface Profile {
    * can match no named group. Throws a TypeError for an agent the profile refuses.
    */
   agentKey(agent: string): string | undefined;
+  /**
+   * The key of the family group (lower-case) whose rules the agent of `key` follows when no group names
+   * it, before the `*` groups; undefined when the agent belongs to no family.
+   */
+  agentFamily(key: string): string | undefined;
+  /** A body of more bytes than this is read as allowing everything (Infinity: no such limit). */
+  readonly allowAllOverBytes: number;
+  /**
+   * A fetch's rules come from a 200 alone, and any other final status allows everything; otherwise any
+   * 2xx has rules, 4xx allows and 5xx disallows everything (RFC 9309 §2.3.1).
+   */
+  readonly rulesFrom200Only: boolean;
 }
 
 const PRODUCT_TOKEN = /^[A-Za-z_-]+$/;
@@ -40,23 +55,33 @@ export interface PublicProfile extends Profile {
   readonly name: ProfileName;
 }
 
+/** The caller's product token (RFC 9309 §2.2.1), lower-cased; `example` names a robot for the error. */
+function productTokenKey(agent: string, example: string): string {
+  const match = typeof agent === 'string' ? PRODUCT_WITH_VERSION.exec(agent) : null;
+  if (match === null) {
+    throw new TypeError(
+      `Invalid user agent ${JSON.stringify(agent)}: pass a product token, letters, "_" and "-" only ` +
+        `(e.g. "${example}", optionally with a version: "${example}/1.2"), not a full User-Agent header. ` +
+        `RFC 9309 §2.2.1; use { profile: 'google' } to compare agents as given.`,
+    );
+  }
+  return (match[1] as string).toLowerCase();
+}
+
+function noFamily(): undefined {
+  return undefined;
+}
+
 const rfc9309: PublicProfile = {
   name: 'rfc9309',
   normalizeUrl: true,
   robotsTxtAlwaysAllowed: true,
   pathEndsAtNul: false,
   indexHtmlRule: true,
-  agentKey(agent) {
-    const match = typeof agent === 'string' ? PRODUCT_WITH_VERSION.exec(agent) : null;
-    if (match === null) {
-      throw new TypeError(
-        `Invalid user agent ${JSON.stringify(agent)}: pass a product token, letters, "_" and "-" only ` +
-          `(e.g. "ExampleBot", optionally with a version: "ExampleBot/1.2"), not a full User-Agent header. ` +
-          `RFC 9309 §2.2.1; use { profile: 'google' } to compare agents as given.`,
-      );
-    }
-    return (match[1] as string).toLowerCase();
-  },
+  agentKey: (agent) => productTokenKey(agent, 'ExampleBot'),
+  agentFamily: noFamily,
+  allowAllOverBytes: Infinity,
+  rulesFrom200Only: false,
 };
 
 const google: PublicProfile = {
@@ -70,6 +95,33 @@ const google: PublicProfile = {
     // A user-agent line is cut to [A-Za-z_-]*, so any other character can never compare equal.
     return agent === '' || PRODUCT_TOKEN.test(agent) ? agent.toLowerCase() : undefined;
   },
+  agentFamily: noFamily,
+  allowAllOverBytes: Infinity,
+  rulesFrom200Only: false,
+};
+
+/** The token of the group that Yandex gives every Yandex robot no group names (the linter reports it too). */
+export const YANDEX_FAMILY = 'yandex';
+
+/**
+ * Yandex's reading. Where its documentation is silent, rfc9309's: URLs normalized like patterns, and
+ * `/robots.txt` always allowed. Google's index.html rule is Google's alone.
+ */
+const yandex: PublicProfile = {
+  name: 'yandex',
+  normalizeUrl: true,
+  robotsTxtAlwaysAllowed: true,
+  pathEndsAtNul: false,
+  indexHtmlRule: false,
+  agentKey: (agent) => productTokenKey(agent, 'YandexBot'),
+  // "User-agent: Yandex" is for every Yandex robot, and a group naming one robot (YandexBot) is for that
+  // robot alone: the documentation's own example gives YandexBot's group to the main robot only.
+  agentFamily: (key) => (key !== YANDEX_FAMILY && key.includes(YANDEX_FAMILY) ? YANDEX_FAMILY : undefined),
+  // "If the file size exceeds 32 KB, the robot assumes it allows everything."
+  allowAllOverBytes: 32 * 1024,
+  // "If the file is missing, is not a text file, or the robot's request returns an HTTP status other
+  // than 200 OK, the robot assumes that it has unrestricted access."
+  rulesFrom200Only: true,
 };
 
 /**
@@ -87,14 +139,17 @@ export const robotsParserProfile: Profile = {
   agentKey() {
     throw new TypeError('the robots-parser drop-in picks its groups itself');
   },
+  agentFamily: noFamily,
+  allowAllOverBytes: Infinity,
+  rulesFrom200Only: false,
 };
 
-const PROFILES: Readonly<Record<ProfileName, PublicProfile>> = { rfc9309, google };
+const PROFILES: Readonly<Record<ProfileName, PublicProfile>> = { rfc9309, google, yandex };
 
 export function profileNamed(name: ProfileName | undefined): PublicProfile {
   const profile = PROFILES[name ?? 'rfc9309'];
   if (profile === undefined || !Object.hasOwn(PROFILES, name ?? 'rfc9309')) {
-    throw new RangeError(`Unknown profile ${JSON.stringify(name)}: use 'rfc9309' (the default) or 'google'`);
+    throw new RangeError(`Unknown profile ${JSON.stringify(name)}: use 'rfc9309' (the default), 'google' or 'yandex'`);
   }
   return profile;
 }

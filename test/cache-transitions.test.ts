@@ -19,6 +19,7 @@ import {
 import type { NotModified } from '../src/fetch/fetch-robots.js';
 import { outcomeOf, reasonForStatus, type RobotsFetchReason } from '../src/fetch/outcome.js';
 import { retryAfterSeconds } from '../src/fetch/retry-after.js';
+import { profileNamed } from '../src/profile.js';
 
 /** What the cache keeps of a 2xx body; the transitions only carry it. */
 interface KeptFile {
@@ -68,7 +69,7 @@ function ok(file: KeptFile, more: Partial<FetchFacts> = {}): Fetched<KeptFile> {
 
 /** A final status other than 2xx, read as fetchRobotsTxt() reads it. */
 function answered(status: number, more: Partial<FetchFacts> = {}): Fetched<KeptFile> {
-  return { facts: factsOf(reasonForStatus(status), status, more), file: undefined };
+  return { facts: factsOf(reasonForStatus(status, profileNamed('rfc9309')), status, more), file: undefined };
 }
 
 /** A fetch that ended without a usable status (redirects that lead nowhere, timeouts, network errors). */

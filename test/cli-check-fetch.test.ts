@@ -109,6 +109,18 @@ describe('check against a file', () => {
     expect(jsonLines(result.stdout)[0]).toMatchObject({ allowed: true, matched: 'global', profile: 'google' });
   });
 
+  it('--profile yandex gives a Yandex robot the User-agent: Yandex group and ignores * for it', async () => {
+    // spec: 001_bbc73aa07f1224b3.txt, "If a string User-agent: Yandexis detected, directives for User-agent: * are ignored."
+    writeFileSync(join(directory, 'yandex.txt'), 'User-agent: *\nDisallow: /\n\nUser-agent: Yandex\nDisallow: /private/\n');
+    const file = join(directory, 'yandex.txt');
+    const result = await run(['check', '--profile', 'yandex', '--format', 'json', file, 'YandexImages', '/a', '/private/b']);
+    expect(result.code).toBe(1);
+    expect(jsonLines(result.stdout)).toMatchObject([
+      { url: '/a', allowed: true, matched: 'family', profile: 'yandex' },
+      { url: '/private/b', allowed: false, matched: 'family', profile: 'yandex' },
+    ]);
+  });
+
   it('--max-bytes cuts the file, and a note on stderr says so', async () => {
     const result = await run(['check', '--max-bytes', '10', robotsFile, 'OtherBot', '/private/plans']);
     expect(result.code).toBe(0);

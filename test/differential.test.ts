@@ -736,7 +736,7 @@ describe('the uncompiled tier decides as the compiled tiers', () => {
     fc.assert(
       fc.property(
         fc.array(urlText, { minLength: 1, maxLength: 6 }).chain((urls) => fc.tuple(rules(urls), fc.constant(urls))),
-        fc.constantFrom('rfc9309', 'google'),
+        fc.constantFrom('rfc9309', 'google', 'yandex'),
         ([ruleTexts, urls], profile) => {
           const body = `User-agent: *\n${ruleTexts.map((rule) => `${rule.allow ? 'Allow' : 'Disallow'}: ${rule.pattern}`).join('\n')}\n`;
           const indexed = parseRobotsTxt(body, { profile }).forAgent('ExampleBot', { indexed: true });

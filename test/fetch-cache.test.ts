@@ -529,7 +529,7 @@ describe('bad input', () => {
     [{ maxEntries: 2.5 }, RangeError],
     [{ timeoutMs: -5 }, RangeError],
     [{ maxBytes: -1 }, RangeError],
-    [{ profile: 'yandex' }, RangeError],
+    [{ profile: 'bing' }, RangeError],
     [{ agent: 'Example Bot' }, TypeError],
     [{ userAgent: '(compatible; no token)' }, TypeError],
     [{ userAgent: undefined }, TypeError],

@@ -17,7 +17,7 @@ import type { URLInput } from './web-types.js';
 
 /** Options of parseRobotsTxt(). */
 export interface ParseOptions {
-  /** `'rfc9309'` (default) or `'google'`; see the README for exactly where they differ. */
+  /** `'rfc9309'` (default), `'google'` or `'yandex'`; see the README for exactly where they differ. */
   readonly profile?: ProfileName;
   /** Bytes of the body that are parsed; the rest is ignored and reported. Default 512,000 (500 KiB). */
   readonly maxBytes?: number;
@@ -27,6 +27,8 @@ export const DEFAULT_MAX_BYTES = 512_000;
 
 /** The compile every agent that no group names shares: the `*` groups' rules, or none. */
 const ANY_OTHER_AGENT = '\u0000';
+/** Before a family's key, the compile every agent of that family that no group names shares (keys are letters, `_`, `-`). */
+const FAMILY = '\u0001';
 
 /** Options of forAgent(). */
 export interface ForAgentOptions {
@@ -46,6 +48,8 @@ interface Body {
   readonly maxBytes: number;
   readonly endsMidLine: boolean;
   readonly read: RecordReader;
+  /** The body is larger than the profile's allowAllOverBytes: it is set aside, and everything allowed. */
+  readonly overProfileLimit: boolean;
 }
 
 /** `rules`, indexed first when the options ask for it. */
@@ -93,8 +97,19 @@ export class RobotsTxt {
 
   /** The whole parse, made on first use. */
   private parsed(): ParsedRobots {
-    const { bytes, bytesIgnored, maxBytes, endsMidLine, read } = this.body;
-    this.parse ??= parseRobotsBody(bytes, bytesIgnored, maxBytes, endsMidLine, read);
+    const { bytes, bytesIgnored, maxBytes, endsMidLine, read, overProfileLimit } = this.body;
+    if (this.parse !== undefined) return this.parse;
+    if (!overProfileLimit) {
+      this.parse = parseRobotsBody(bytes, bytesIgnored, maxBytes, endsMidLine, read);
+      return this.parse;
+    }
+    const limit = this.profileRules.allowAllOverBytes;
+    this.parse = { ...parseRobotsBody(bytes, 0, maxBytes, false, read), bytesIgnored, truncated: true };
+    this.parse.diagnostics.unshift({
+      line: 0,
+      code: 'over-profile-limit',
+      message: `the file is ${bytesIgnored ?? 'over'} bytes, over the ${this.profile} profile's ${limit}: read as allowing everything`,
+    });
     return this.parse;
   }
 
@@ -149,29 +164,36 @@ export class RobotsTxt {
     // The first agent asked of a file is read from the body alone (whether a group names it is known once
     // its rules are); any other from the full parse, which knows every name at once, so that asking again
     // for an agent no group names finds the shared compile without reading the body again.
+    const family = key === undefined ? undefined : this.profileRules.agentFamily(key);
     if (this.parse === undefined && this.compiled.size === 0) {
       const { bytes, endsMidLine, read } = this.body;
-      const selected = selectAgent(completeLines(bytes, endsMidLine), key, read);
-      return this.compile(selected.matched === 'agent' ? key : undefined, selected, selected.rules, options);
+      const selected = selectAgent(completeLines(bytes, endsMidLine), key, family, read);
+      const shared = selected.matched === 'family' ? FAMILY + (family as string) : ANY_OTHER_AGENT;
+      return this.compile(selected.matched === 'agent' ? (key as string) : shared, selected, selected.rules, options);
     }
-    const compileKey = this.compileKey(key);
+    const compileKey = this.compileKey(key, family);
     const known = this.compiledFor(compileKey);
     if (known !== undefined) return indexedIf(known, options);
     const { selection, records } = this.selectionFor(compileKey);
-    return this.compile(compileKey === ANY_OTHER_AGENT ? undefined : compileKey, selection, records, options);
+    return this.compile(compileKey, selection, records, options);
   }
 
   /** From the full parse: the groups that apply for a compile key, and their rules alone (RuleRecords.select()). */
   private selectionFor(compileKey: string): { readonly selection: Selection; readonly records: RuleRecords } {
     const { groups, rules } = this.parsed();
-    const selection = selectGroups(groups, compileKey === ANY_OTHER_AGENT ? undefined : compileKey);
+    const selection =
+      compileKey === ANY_OTHER_AGENT
+        ? selectGroups(groups, undefined)
+        : compileKey.startsWith(FAMILY)
+          ? selectGroups(groups, undefined, compileKey.slice(FAMILY.length))
+          : selectGroups(groups, compileKey);
     return { selection, records: rules.select(selection.groups) };
   }
 
-  /** Compiles `selection` (its rules `records`) for the agent of `key`, or for every agent no group names. */
-  private compile(key: string | undefined, selection: Selection, records: RuleRecords, options: ForAgentOptions): AgentRules {
+  /** Compiles `selection` (its rules `records`) under a compile key (compileKey()). */
+  private compile(compileKey: string, selection: Selection, records: RuleRecords, options: ForAgentOptions): AgentRules {
     const rules = new AgentRules(selection, records, this.profileRules, currentBackend(), options);
-    this.compiled.set(key ?? ANY_OTHER_AGENT, rules);
+    this.compiled.set(compileKey, rules);
     return rules;
   }
 
@@ -183,16 +205,21 @@ export class RobotsTxt {
 
   /** @internal What forAgent(agent)'s rules show in explain(), built without compiling them (RobotsCache). */
   ruleTableFor(agent: string): RuleTable {
-    const { records } = this.selectionFor(this.compileKey(this.profileRules.agentKey(agent)));
+    const key = this.profileRules.agentKey(agent);
+    const { records } = this.selectionFor(this.compileKey(key, key === undefined ? undefined : this.profileRules.agentFamily(key)));
     return new RuleTable(records, compileRules(records, records.all(), this.profileRules));
   }
 
-  /** The agent's key when a group names it, else ANY_OTHER_AGENT (from the full parse). */
-  private compileKey(key: string | undefined): string {
+  /**
+   * The agent's key when a group names it, else its family's (after FAMILY) when a group names that, else
+   * ANY_OTHER_AGENT (from the full parse).
+   */
+  private compileKey(key: string | undefined, family: string | undefined): string {
     this.namedAgents ??= new Set(
       this.parsed().groups.flatMap((group) => group.agents.filter((line) => !line.global).map((line) => line.token)),
     );
-    return key !== undefined && this.namedAgents.has(key) ? key : ANY_OTHER_AGENT;
+    if (key !== undefined && this.namedAgents.has(key)) return key;
+    return family !== undefined && this.namedAgents.has(family) ? FAMILY + family : ANY_OTHER_AGENT;
   }
 
   /**
@@ -248,11 +275,22 @@ export function parseRobotsTxt(body: string | Uint8Array, options: ParseOptions 
   const profile = profileNamed(options.profile);
   const maxBytes = checkMaxBytes(options.maxBytes ?? DEFAULT_MAX_BYTES);
   const { bytes, totalBytes, endsMidLine, owned } = limitBody(body, maxBytes);
+  const read = currentRecordReader();
+  if (totalBytes > profile.allowAllOverBytes) return setAside(totalBytes, maxBytes, read, profile);
   // Kept for the parts parsed later: a copy of exactly what is read, which the caller can neither change
   // nor pin more of (a plain Uint8Array: a Node Buffer's slice() would be a view).
   const kept = owned ? bytes : new Uint8Array(bytes);
-  const read = currentRecordReader();
-  return new RobotsTxt({ bytes: kept, bytesIgnored: totalBytes - bytes.length, maxBytes, endsMidLine, read }, bytes.length, profile);
+  const bytesIgnored = totalBytes - bytes.length;
+  return new RobotsTxt({ bytes: kept, bytesIgnored, maxBytes, endsMidLine, read, overProfileLimit: false }, bytes.length, profile);
+}
+
+/**
+ * A file of `totalBytes` (undefined: more than were read, how many unknown) over the profile's
+ * allowAllOverBytes: read as an empty file, which allows everything, and every byte reported ignored.
+ */
+function setAside(totalBytes: number | undefined, maxBytes: number, read: RecordReader, profile: PublicProfile): RobotsTxt {
+  const body = { bytes: new Uint8Array(0), bytesIgnored: totalBytes, maxBytes, endsMidLine: false, read, overProfileLimit: true };
+  return new RobotsTxt(body, 0, profile);
 }
 
 /**
@@ -264,9 +302,14 @@ export function parseFetchedRobotsTxt(body: Uint8Array, options: Required<ParseO
   const { bytes, totalBytes, endsMidLine } = limitBody(body, options.maxBytes);
   const ignored = totalBytes > bytes.length ? bytesIgnored : 0;
   const read = currentRecordReader();
+  const profile = profileNamed(options.profile);
+  // Past maxBytes the size is known only when the response said it; what was read is a lower bound.
+  if (bytes.length + (ignored ?? 0) > profile.allowAllOverBytes) {
+    return setAside(ignored === undefined ? undefined : bytes.length + ignored, options.maxBytes, read, profile);
+  }
   return new RobotsTxt(
-    { bytes, bytesIgnored: ignored, maxBytes: options.maxBytes, endsMidLine, read },
+    { bytes, bytesIgnored: ignored, maxBytes: options.maxBytes, endsMidLine, read, overProfileLimit: false },
     bytes.length,
-    profileNamed(options.profile),
+    profile,
   );
 }

@@ -37,8 +37,9 @@ Arguments:
            tester reads them: the path, params and query, up to a #.
 
 Options:
-  --profile NAME           the matching rules: rfc9309 (default) or google, which reproduces Google's
-                           reference matcher and compares AGENT as given (ExampleBot/1.2 matches no group)
+  --profile NAME           the matching rules: rfc9309 (default); google, which reproduces Google's
+                           reference matcher and compares AGENT as given (ExampleBot/1.2 matches no group);
+                           or yandex, Yandex's reading (User-agent: Yandex for all its robots, 32 KB limit)
   --format text|json       text (default): one aligned line per URL, verdict, URL, rule and line;
                            json: one object per URL per line, {"url","allowed","line","rule","agent",
                            "matched","profile","source"}; "rule" is {"kind","pattern"} or null

@@ -38,7 +38,7 @@ Options:
   --format text|json       text (default): a readable report; json: one object, with every field of the
                            fetch result and "file": {"groups","sitemaps","host","diagnostics"} (null
                            when no file was parsed)
-  --profile NAME           the parsing profile: rfc9309 (default) or google
+  --profile NAME           the parsing profile: rfc9309 (default), google or yandex
 ${FETCH_OPTIONS_HELP}
 
 Exit codes:

@@ -22,7 +22,7 @@ const DEFAULT_TIMEOUT_MS = 10_000;
 /** setTimeout's longest delay, which the library's timeoutMs may not pass. */
 const MAX_TIMEOUT_MS = 2_147_483_647;
 
-export const PROFILES: readonly ProfileName[] = ['rfc9309', 'google'];
+export const PROFILES: readonly ProfileName[] = ['rfc9309', 'google', 'yandex'];
 export const FORMATS = ['text', 'json'] as const;
 export type Format = (typeof FORMATS)[number];
 

@@ -7,6 +7,7 @@ import { parseFetchedRobotsTxt } from '../api/robots-txt.js';
 import type { ResponseShape, URLInput } from '../api/web-types.js';
 import { responseMaxAge } from './cache-control.js';
 import { isHostRefusal } from './host-policy.js';
+import { profileNamed } from '../profile.js';
 import { resolveFetchOptions, type FetchRobotsOptions, type ResolvedFetchOptions } from './options.js';
 import { robotsLocation, type RobotsLocation } from './origin.js';
 import {
@@ -247,7 +248,7 @@ async function fetchHops(
     progress.redirects++;
     progress.url = next;
   }
-  const reason = reasonForStatus(response.status);
+  const reason = reasonForStatus(response.status, profileNamed(options.profile));
   if (reason !== 'ok') {
     discard(response);
     return { result: result(where, progress, reason) };

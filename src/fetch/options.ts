@@ -26,7 +26,7 @@ export interface FetchRobotsOptions {
   readonly timeoutMs?: number;
   /** Body bytes read and parsed; the download stops after them. Default 512,000 (500 KiB, RFC 9309 §2.5). */
   readonly maxBytes?: number;
-  /** The parsing profile: `'rfc9309'` (default) or `'google'`. */
+  /** The parsing profile: `'rfc9309'` (default), `'google'` or `'yandex'` (which also reads the status its way: see RobotsFetchReason). */
   readonly profile?: ProfileName;
   /**
    * Asked before every redirect hop (not the first request, which the caller chose) with the URL the hop

@@ -4,11 +4,12 @@
  * "Handling HTTP status codes").
  */
 import type { RobotsTxt } from '../api/robots-txt.js';
+import type { Profile } from '../profile.js';
 
 /**
  * - `'rules'`: the file was fetched (2xx); its rules decide ("conditional allow").
- * - `'allow-all'`: there is no usable file (4xx, or redirects that lead nowhere or were refused);
- *   anything may be crawled.
+ * - `'allow-all'`: there is no usable file (4xx, or redirects that lead nowhere or were refused; with the
+ *   yandex profile, any final status but 200); anything may be crawled.
  * - `'disallow-all'`: the site is unreachable (5xx, 429, timeout, network failure, a body that broke
  *   off, a response that is not one), or the crawler's `allowHost` refused its host; nothing may be crawled.
  */
@@ -25,6 +26,7 @@ export type RobotsOutcome = 'rules' | 'allow-all' | 'disallow-all';
  * | `'redirect-loop'` | a redirect back to a URL already visited: `'allow-all'` |
  * | `'bad-redirect'` | a 3xx without a usable `Location` (missing, unparsable, not http(s)): `'allow-all'` |
  * | `'redirect-refused'` | the `allowRedirect` or `allowHost` option refused the next hop (or the `fetch` of that hop threw a `HostRefusedError`): `'allow-all'` |
+ * | `'not-200'` | the yandex profile: a final status other than 200 (2xx, 4xx, 429, 5xx alike), which Yandex reads as unrestricted access: `'allow-all'` |
  * | `'server-error'` | 5xx, or a status outside 200–599: `'disallow-all'` |
  * | `'rate-limited'` | 429: `'disallow-all'` |
  * | `'timeout'` | no complete answer within `timeoutMs`: `'disallow-all'` |
@@ -40,6 +42,7 @@ export type RobotsFetchReason =
   | 'redirect-loop'
   | 'bad-redirect'
   | 'redirect-refused'
+  | 'not-200'
   | 'server-error'
   | 'rate-limited'
   | 'timeout'
@@ -55,6 +58,7 @@ const OUTCOME_OF: Readonly<Record<RobotsFetchReason, RobotsOutcome>> = {
   'redirect-loop': 'allow-all',
   'bad-redirect': 'allow-all',
   'redirect-refused': 'allow-all',
+  'not-200': 'allow-all',
   'server-error': 'disallow-all',
   'rate-limited': 'disallow-all',
   timeout: 'disallow-all',
@@ -69,8 +73,12 @@ export function outcomeOf(reason: RobotsFetchReason): RobotsOutcome {
   return OUTCOME_OF[reason];
 }
 
-/** How a final (non-redirect) status is read. 429 counts as unreachable: servers use it to shed load. */
-export function reasonForStatus(status: number): RobotsFetchReason {
+/**
+ * How a final (non-redirect) status is read. 429 counts as unreachable: servers use it to shed load.
+ * A profile may read every status but 200 as unrestricted access (Profile.rulesFrom200Only).
+ */
+export function reasonForStatus(status: number, profile: Profile): RobotsFetchReason {
+  if (profile.rulesFrom200Only) return status === 200 ? 'ok' : 'not-200';
   if (status >= 200 && status < 300) return 'ok';
   if (status === 429) return 'rate-limited';
   if (status >= 400 && status < 500) return 'client-error';

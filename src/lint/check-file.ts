@@ -2,13 +2,14 @@
  * Checks of the file as a whole: what was served (an HTML page), how big it is against each crawler's
  * limit, how it is encoded.
  */
+import { profileNamed } from '../profile.js';
 import { quote, type LintContext } from './context.js';
 import { firstInvalidUtf8, isValidUtf8 } from './utf8.js';
 
 /** Google reads the first 500 KiB (RFC 9309 §2.5 asks for at least that much); the rest is ignored. */
 export const GOOGLE_LIMIT_BYTES = 500 * 1024;
-/** Yandex: "If the file size exceeds 32 KB, the robot assumes it allows everything" (spec 001). */
-export const YANDEX_LIMIT_BYTES = 32 * 1024;
+/** Yandex: "If the file size exceeds 32 KB, the robot assumes it allows everything": the yandex profile's limit. */
+export const YANDEX_LIMIT_BYTES = profileNamed('yandex').allowAllOverBytes;
 
 // The first tag of a page, as the fetcher recognises it (src/fetch/fetch-robots.ts), or an XML prolog: robots.txt holds no tags.
 const HTML_START = /^[\t\n\f\r ]*<(?:!doctype[\t\n\f\r ]+html|html|head|body|title|meta|script|!--|\?xml)/i;

@@ -3,6 +3,7 @@
  * split a group for the readers that end a record at a blank line, and what a group as a whole says.
  */
 import { isTokenByte } from '../parse/ascii.js';
+import { YANDEX_FAMILY } from '../profile.js';
 import { quote, type LintContext } from './context.js';
 import { isGroupExtension, isRule, type LintGroup } from './groups.js';
 import { keyName, type LintRecord } from './records.js';
@@ -61,7 +62,7 @@ function checkAgent(context: LintContext, record: LintRecord): void {
     );
     return;
   }
-  if (token.toLowerCase() === 'yandex') {
+  if (token.toLowerCase() === YANDEX_FAMILY) {
     context.at(
       'yandex-agent-family',
       record.line,

@@ -1,10 +1,10 @@
 /**
  * Records → the rules of one agent, without building every group: what forAgent() needs of a file nobody
  * asked anything else of. It groups exactly as the parser does (GroupBoundary, the same agent lines) and
- * selects exactly as select.ts does (the groups naming the agent, merged; else the `*` groups; else none),
- * but keeps only the rule spans and the group extensions of the groups that can be selected, and decodes
- * nothing else. The rules of both candidates (the agent's groups and the `*` groups) are kept while
- * reading, since which one applies is known only at the end.
+ * selects exactly as select.ts does (the groups naming the agent, merged; else its family's; else the `*`
+ * groups; else none), but keeps only the rule spans and the group extensions of the groups that can be
+ * selected, and decodes nothing else. The rules of every candidate (the agent's groups, its family's and
+ * the `*` groups) are kept while reading, since which one applies is known only at the end.
  */
 import { isGlobalAgent, productTokenLength } from './agent-lines.js';
 import { GroupBoundary } from './group-boundary.js';
@@ -16,6 +16,7 @@ import type { SelectedGroup, Selection } from './select.js';
 /** A group being read: whether it can be selected, its rules, and its extension lines (read once it is). */
 interface OpenGroup {
   named: boolean;
+  family: boolean;
   global: boolean;
   readonly firstRule: number;
   endRule: number;
@@ -26,17 +27,20 @@ interface OpenGroup {
 class AgentSelector implements RecordHandler {
   readonly rules: RuleRecords;
   readonly named: OpenGroup[] = [];
+  readonly family: OpenGroup[] = [];
   readonly global: OpenGroup[] = [];
   private current: OpenGroup | undefined;
   private readonly boundary = new GroupBoundary();
 
   /**
-   * `key`: the agent's key (lower case), or undefined when it can name no group. `rules` is where the
-   * candidates' rules are gathered (reused: what is kept is copied out of it).
+   * `key`: the agent's key (lower case), or undefined when it can name no group; `familyKey`: its
+   * family's, if any. `rules` is where the candidates' rules are gathered (reused: what is kept is copied
+   * out of it).
    */
   constructor(
     private readonly body: Uint8Array,
     private readonly key: string | undefined,
+    private readonly familyKey: string | undefined,
     rules: RuleRecords,
   ) {
     rules.reset(body);
@@ -47,15 +51,15 @@ class AgentSelector implements RecordHandler {
     if (this.boundary.userAgent() || this.current === undefined) {
       this.close();
       const next = this.rules.count;
-      this.current = { named: false, global: false, firstRule: next, endRule: next, directives: undefined };
+      this.current = { named: false, family: false, global: false, firstRule: next, endRule: next, directives: undefined };
     }
     if (isGlobalAgent(this.body, start, end)) this.current.global = true;
-    else if (!this.current.named && this.namesAgent(start, end)) this.current.named = true;
+    else if (!this.current.named && this.hasToken(this.key, start, end)) this.current.named = true;
+    else if (!this.current.family && this.hasToken(this.familyKey, start, end)) this.current.family = true;
   }
 
-  /** Whether the agent line body[start, end) has the agent's product token, in any ASCII case. */
-  private namesAgent(start: number, end: number): boolean {
-    const key = this.key;
+  /** Whether the agent line body[start, end) has the product token `key`, in any ASCII case. */
+  private hasToken(key: string | undefined, start: number, end: number): boolean {
     if (key === undefined || productTokenLength(this.body, start, end) !== key.length) return false;
     for (let i = 0; i < key.length; i++) {
       // Token bytes are letters, `_` and `-`: folding a letter's case is setting 0x20, which leaves the others.
@@ -67,7 +71,7 @@ class AgentSelector implements RecordHandler {
   rule(line: number, allow: boolean, start: number, end: number): void {
     // A rule closes the group's agent lines: whether it can be selected is known now.
     const group = this.current;
-    if (!this.boundary.rule() || group === undefined || !(group.named || group.global)) return;
+    if (!this.boundary.rule() || group === undefined || !(group.named || group.family || group.global)) return;
     this.rules.add(line, allow, start, end);
     group.endRule = this.rules.count;
   }
@@ -87,6 +91,7 @@ class AgentSelector implements RecordHandler {
     const group = this.current;
     if (group === undefined) return;
     if (group.named) this.named.push(group);
+    if (group.family) this.family.push(group);
     if (group.global) this.global.push(group);
     this.current = undefined;
   }
@@ -113,17 +118,23 @@ const NO_BODY = new Uint8Array(0);
 /** The candidates' rules of every selection are read into the same records, and what applies copied out. */
 const gathered = new RuleRecords(NO_BODY);
 
+/** The first kind of candidate that any group is, in select.ts's order. */
+function chosenCandidates(selector: AgentSelector): { readonly matched: Selection['matched']; readonly chosen: OpenGroup[] } {
+  if (selector.named.length > 0) return { matched: 'agent', chosen: selector.named };
+  if (selector.family.length > 0) return { matched: 'family', chosen: selector.family };
+  return { matched: selector.global.length > 0 ? 'global' : 'none', chosen: selector.global };
+}
+
 /**
  * The groups of `body` that apply to the agent of `key` (select.ts's rules), read by `read` without
- * building the groups. `matched` is 'agent' exactly when a group names the agent.
+ * building the groups. `matched` is 'agent' exactly when a group names the agent, 'family' when none does
+ * and a group names `familyKey`.
  */
-export function selectAgent(body: Uint8Array, key: string | undefined, read: RecordReader): AgentSelection {
-  const selector = new AgentSelector(body, key, gathered);
+export function selectAgent(body: Uint8Array, key: string | undefined, familyKey: string | undefined, read: RecordReader): AgentSelection {
+  const selector = new AgentSelector(body, key, familyKey, gathered);
   read(body, selector);
   selector.close();
-  const { named, global } = selector;
-  const chosen = named.length > 0 ? named : global;
-  const matched = named.length > 0 ? 'agent' : global.length > 0 ? 'global' : 'none';
+  const { matched, chosen } = chosenCandidates(selector);
   const rules = gathered.select(chosen);
   // The records read spans of the body: let it go.
   gathered.reset(NO_BODY);

@@ -40,6 +40,7 @@ export interface GroupRecord extends GroupExtensions {
 
 export type DiagnosticCode =
   | 'body-truncated'
+  | 'over-profile-limit'
   | 'line-too-long'
   | 'malformed-line'
   | 'unknown-directive'

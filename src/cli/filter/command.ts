@@ -41,7 +41,7 @@ Robots files:
     --allow-network CIDR addresses in CIDR (e.g. 10.20.0.0/16) may be fetched, written as such or resolved
                          from a name (repeatable); a private name is then judged by its addresses
   --missing allow|disallow   a host with no robots.txt known (default allow); counted in the summary
-  --profile rfc9309|google   how rules and URLs are read (default rfc9309)
+  --profile rfc9309|google|yandex   how rules and URLs are read (default rfc9309)
   --cache-mb N           compiled robots files kept per thread, in MiB (default 256)
 
 Where the URL is:

@@ -5,6 +5,7 @@
 import { availableParallelism } from 'node:os';
 import { HOST_OPTIONS, readHostPolicy, type HostPolicy } from '../host-guard.js';
 import type { ProfileName } from '../library.js';
+import { PROFILES } from '../report.js';
 import { oneOf, readArguments, UsageError, wholeNumber } from '../usage.js';
 
 export type Emit = 'allowed' | 'disallowed' | 'all';
@@ -152,7 +153,7 @@ export function readFilterOptions(args: readonly string[]): FilterOptions {
     throw new UsageError('--annotate adds columns to lines; --output-format jsonl already has them: pass one');
   return {
     agent,
-    profile: oneOf('profile', values.profile, ['rfc9309', 'google'] as const, 'rfc9309'),
+    profile: oneOf('profile', values.profile, PROFILES, 'rfc9309'),
     shape: shapeOf(values),
     emit: oneOf('emit', values.emit, ['allowed', 'disallowed', 'all'] as const, 'allowed'),
     annotate: values.annotate === true,
