@@ -277,6 +277,17 @@ describe('a store that fails never stops the crawl', () => {
   });
 });
 
+describe('processes of another profile', () => {
+  it("do not take each other's records: a 503 disallows for google and allows for yandex", async () => {
+    const server = await site(status(503));
+    const store = new MemoryStore();
+    expect(await processWith(store, { profile: 'google' }).isAllowed(`${server.origin}/x`)).toBe(false);
+    const yandex = processWith(store, { profile: 'yandex', agent: 'YandexBot' });
+    expect(await yandex.explain(`${server.origin}/x`)).toMatchObject({ allowed: true, source: { from: 'network', reason: 'not-200' } });
+    expect(yandex.stats().store.invalid).toBe(1);
+  });
+});
+
 describe('a host the crawler refuses', () => {
   it('is refused before the store: nothing read, written or leased for it', async () => {
     const store = new MemoryStore();

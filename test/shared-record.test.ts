@@ -167,6 +167,13 @@ describe('a record that is anything else decodes to nothing', () => {
     expect(decodeRecord(withHeader(binary, () => undefined).replace(/\n.*$/s, '\n!!!'), ORIGIN, MAX_BYTES)).toBeUndefined();
   });
 
+  it('another profile: one reads a fetch otherwise (Yandex: a 5xx allows everything), so its records are its own', () => {
+    const record = encodeRecord(ORIGIN, verdictEntry('server-error', 503), MAX_BYTES, 'google') as string;
+    expect(decodeRecord(record, ORIGIN, MAX_BYTES, 'google')).toEqual(verdictEntry('server-error', 503));
+    expect(decodeRecord(record, ORIGIN, MAX_BYTES, 'yandex')).toBeUndefined();
+    expect(decodeRecord(record, ORIGIN, MAX_BYTES)).toBeUndefined();
+  });
+
   it('another format, or another origin (a record copied under another key)', () => {
     expect(
       decodeRecord(

@@ -11,6 +11,7 @@
 import type { Copy, Entry, FetchFacts } from './cache-transitions.js';
 import { outcomeOf, type RobotsFetchReason } from './outcome.js';
 import type { RefreshFailure } from './robots-cache-types.js';
+import type { ProfileName } from '../profile.js';
 
 export const RECORD_FORMAT = 1;
 
@@ -63,14 +64,19 @@ function bodyBytes(encoding: unknown, text: string): Uint8Array | undefined {
   return bytes;
 }
 
-/** The record of `entry` for `origin`: undefined when it would exceed maxRecordChars (a header too large). */
-export function encodeRecord(origin: string, entry: SharedEntry, maxBytes: number): string | undefined {
+/**
+ * The record of `entry` for `origin`, as a cache reading `profile` keeps it (a profile decides what a fetch's
+ * status means: Yandex's reads a 5xx as allowing everything): undefined when it would exceed maxRecordChars
+ * (a header too large).
+ */
+export function encodeRecord(origin: string, entry: SharedEntry, maxBytes: number, profile: ProfileName = 'rfc9309'): string | undefined {
   const { copy } = entry;
   const body = copy.file === undefined ? undefined : bodyText(copy.file);
   const header = {
     format: RECORD_FORMAT,
     origin,
     maxBytes,
+    profile,
     facts: copy.facts,
     fetchedAt: copy.fetchedAt,
     maxAge: copy.maxAge,
@@ -203,10 +209,11 @@ function decodeRefreshFailure(fields: Fields): { value: RefreshFailure | undefin
 }
 
 /**
- * The entry a record holds, when it is one of this format for `origin`, written by a cache whose `maxBytes`
- * gives the same body (the same limit, or a body that was not cut); undefined for anything else.
+ * The entry a record holds, when it is one of this format for `origin`, written by a cache of the same
+ * profile whose `maxBytes` gives the same body (the same limit, or a body that was not cut); undefined for
+ * anything else.
  */
-export function decodeRecord(record: string, origin: string, maxBytes: number): SharedEntry | undefined {
+export function decodeRecord(record: string, origin: string, maxBytes: number, profile: ProfileName = 'rfc9309'): SharedEntry | undefined {
   if (record.length > maxRecordChars(maxBytes)) return undefined;
   const newline = record.indexOf('\n');
   if (newline < 0) return undefined;
@@ -218,6 +225,7 @@ export function decodeRecord(record: string, origin: string, maxBytes: number): 
   }
   const fields = Fields.of(parsed);
   if (fields === undefined || fields.number('format') !== RECORD_FORMAT || fields.string('origin') !== origin) return undefined;
+  if (fields.string('profile') !== profile) return undefined;
   const facts = decodeFacts(fields.child('facts'), origin);
   const fetchedAt = fields.number('fetchedAt');
   const expiresAt = fields.number('expiresAt');

@@ -7,6 +7,7 @@
  */
 import { decodeRecord, encodeRecord, leaseKey, recordKey, type SharedEntry } from './shared-record.js';
 import type { RobotsStore, RobotsStoreStats } from './robots-store.js';
+import type { ProfileName } from '../profile.js';
 
 /** What a store call comes to when the store cannot be used (down, slow, failing, or left alone for now). */
 export const UNAVAILABLE = Symbol('store unavailable');
@@ -44,6 +45,8 @@ export interface SharedTierSettings {
   readonly maxBytes: number;
   /** The cache's clock, in which records' times are. */
   readonly now: () => number;
+  /** The cache's profile: records are shared only between caches of one profile, which reads a fetch alike. */
+  readonly profile: ProfileName;
 }
 
 type Counts = { -readonly [Key in keyof RobotsStoreStats]: RobotsStoreStats[Key] };
@@ -99,14 +102,14 @@ export class SharedTier {
     const value = await this.call(() => this.store.get(recordKey(origin)));
     if (value === UNAVAILABLE || value === undefined) return value;
     if (typeof value !== 'string') return this.failed();
-    const entry = decodeRecord(value, origin, this.settings.maxBytes);
+    const entry = decodeRecord(value, origin, this.settings.maxBytes, this.settings.profile);
     if (entry === undefined && countInvalid) this.counts.invalid++;
     return entry;
   }
 
   /** Stores the origin's entry for its lifetime and RECORD_GRACE_MS. An entry too large to share is not written. */
   async write(origin: string, entry: SharedEntry): Promise<void> {
-    const record = encodeRecord(origin, entry, this.settings.maxBytes);
+    const record = encodeRecord(origin, entry, this.settings.maxBytes, this.settings.profile);
     if (record === undefined) return;
     const ttlMs = Math.max(1, Math.ceil(entry.expiresAt - this.settings.now())) + RECORD_GRACE_MS;
     const written = await this.call(() => this.store.set(recordKey(origin), record, ttlMs));
