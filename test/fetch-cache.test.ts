@@ -623,13 +623,15 @@ describe('dispose() ends the cache; clear() empties it', () => {
   });
 
   it('every call after dispose() rejects with RobotsCacheDisposedError, which says what to do', async () => {
-    const robots = cacheFor();
+    const { fetch, refused } = loopbackOnlyFetch();
+    const robots = cacheFor({ fetch });
     robots.dispose();
     robots.dispose();
     await expect(robots.isAllowed('https://example.com/')).rejects.toThrow(/create a new RobotsCache.*clear\(\)/);
     await expect(robots.explain('https://example.com/')).rejects.toBeInstanceOf(RobotsCacheDisposedError);
     await expect(robots.get('https://example.com/')).rejects.toBeInstanceOf(RobotsCacheDisposedError);
     await expect(robots.crawlDelay('https://example.com/')).rejects.toBeInstanceOf(RobotsCacheDisposedError);
+    expect(refused).toEqual([]);
   });
 
   it('clear() frees every origin and keeps the cache usable: the next call fetches again', async () => {
