@@ -164,14 +164,14 @@ export class RobotsTxt {
     // The first agent asked of a file is read from the body alone (whether a group names it is known once
     // its rules are); any other from the full parse, which knows every name at once, so that asking again
     // for an agent no group names finds the shared compile without reading the body again.
-    const family = key === undefined ? undefined : this.profileRules.agentFamily(key);
     if (this.parse === undefined && this.compiled.size === 0) {
+      const family = this.familyOf(key);
       const { bytes, endsMidLine, read } = this.body;
       const selected = selectAgent(completeLines(bytes, endsMidLine), key, family, read);
       const shared = selected.matched === 'family' ? FAMILY + (family as string) : ANY_OTHER_AGENT;
       return this.compile(selected.matched === 'agent' ? (key as string) : shared, selected, selected.rules, options);
     }
-    const compileKey = this.compileKey(key, family);
+    const compileKey = this.compileKey(key);
     const known = this.compiledFor(compileKey);
     if (known !== undefined) return indexedIf(known, options);
     const { selection, records } = this.selectionFor(compileKey);
@@ -206,7 +206,7 @@ export class RobotsTxt {
   /** @internal What forAgent(agent)'s rules show in explain(), built without compiling them (RobotsCache). */
   ruleTableFor(agent: string): RuleTable {
     const key = this.profileRules.agentKey(agent);
-    const { records } = this.selectionFor(this.compileKey(key, key === undefined ? undefined : this.profileRules.agentFamily(key)));
+    const { records } = this.selectionFor(this.compileKey(key));
     return new RuleTable(records, compileRules(records, records.all(), this.profileRules));
   }
 
@@ -214,12 +214,18 @@ export class RobotsTxt {
    * The agent's key when a group names it, else its family's (after FAMILY) when a group names that, else
    * ANY_OTHER_AGENT (from the full parse).
    */
-  private compileKey(key: string | undefined, family: string | undefined): string {
+  private compileKey(key: string | undefined): string {
     this.namedAgents ??= new Set(
       this.parsed().groups.flatMap((group) => group.agents.filter((line) => !line.global).map((line) => line.token)),
     );
     if (key !== undefined && this.namedAgents.has(key)) return key;
+    const family = this.familyOf(key);
     return family !== undefined && this.namedAgents.has(family) ? FAMILY + family : ANY_OTHER_AGENT;
+  }
+
+  /** The key of the family the agent of `key` belongs to in this profile (Profile.agentFamily()), if any. */
+  private familyOf(key: string | undefined): string | undefined {
+    return key === undefined ? undefined : this.profileRules.agentFamily(key);
   }
 
   /**
