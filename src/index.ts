@@ -42,4 +42,4 @@ export {
 export type { RobotsStore, RobotsStoreStats } from './fetch/robots-store.js';
 export { lintRobotsTxt } from './lint/lint.js';
 export { LINT_CODES, type LintCode } from './lint/codes.js';
-export type { LintDiagnostic, LintOptions, LintSeverity } from './lint/diagnostic.js';
+export { DEFAULT_LINT_MAX_BYTES, type LintDiagnostic, type LintOptions, type LintSeverity } from './lint/diagnostic.js';

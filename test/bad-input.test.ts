@@ -8,6 +8,7 @@ import {
   defaultMatcher,
   DEFAULT_MAX_BYTES,
   MAX_LINE_BYTES,
+  matcherInfo,
   parseRobotsTxt,
   RulesDisposedError,
   setMatcher,
@@ -468,6 +469,24 @@ describe('arguments of the wrong type', TIMEOUT, () => {
         expect(() => parsed.forAgent(agent as string), `${what} (${profile})`).toThrow(TypeError);
       }
     }
+  });
+});
+
+describe('a matcher that does not exist', TIMEOUT, () => {
+  it('is a RangeError, and the matcher in use stays', () => {
+    for (const chosen of MATCHERS) {
+      setMatcher(chosen);
+      const before = matcherInfo();
+      for (const kind of ['WASM', 'js', 'TypeScript', '', 42, null, undefined, { toString: () => 'wasm' }]) {
+        expect(() => setMatcher(kind as BackendKind), String(kind)).toThrow(RangeError);
+        expect(() => setMatcher(kind as BackendKind), String(kind)).toThrow(/'wasm' or 'typescript'/);
+        expect(matcherInfo(), String(kind)).toEqual(before);
+      }
+    }
+  });
+
+  it('does not echo a long hostile value back at length', () => {
+    expect(() => setMatcher('x'.repeat(100_000) as BackendKind)).toThrow(/^.{0,120}$/);
   });
 });
 

@@ -3,7 +3,7 @@
  * give no error and no warning (false alarms cost trust faster than misses); the real corpus, linted whole.
  */
 import { describe, expect, it } from 'vitest';
-import { LINT_CODES, lintRobotsTxt, type LintDiagnostic } from './support/library.js';
+import { DEFAULT_LINT_MAX_BYTES, LINT_CODES, lintRobotsTxt, type LintDiagnostic } from './support/library.js';
 import { describeCorpus, loadCorpus } from './support/corpus.js';
 
 type Case = readonly [title: string, code: string, body: string | Uint8Array, line: number, column: number];
@@ -276,6 +276,78 @@ describe('ordinary files give no error and no warning', () => {
       expect(lintRobotsTxt(body, { minSeverity: 'warning' })).toEqual([]);
     });
   }
+});
+
+/**
+ * A service that lints uploaded files lints what strangers wrote. Each heavy input has a test of its own with a
+ * timeout far above what a linear pass costs (well under a second here), so that a check gone quadratic fails by
+ * name; speed itself is measured in bench/lint.mjs.
+ */
+describe('hostile files and the size limit', { timeout: 15_000 }, () => {
+  /** `line` repeated to `size` bytes after a User-agent line. */
+  const fileOf = (line: string, size: number): string => `User-agent: *\n${line.repeat(Math.ceil(size / line.length))}`;
+  // A long run of `*` and then another byte: each trailing-`*` search retried from every `*` of the run.
+  const STARS = `Disallow: /${'*'.repeat(16_640)}a\n`;
+  const ALL_CODES = Object.keys(LINT_CODES);
+
+  it('a file of long star runs lints in linear time', () => {
+    const found = lintRobotsTxt(fileOf(STARS, 3_000_000), { maxBytes: Infinity });
+    expect(found.filter((d) => d.code === 'duplicate-rule').length).toBeGreaterThan(170);
+  });
+
+  it('a check whose codes are all disabled does no work', () => {
+    const disable = ALL_CODES.filter((code) => code !== 'file-over-yandex-limit');
+    const found = lintRobotsTxt(fileOf(STARS, 3_000_000), { maxBytes: Infinity, disable });
+    expect(found.map((d) => d.code)).toEqual(['file-over-yandex-limit']);
+  });
+
+  it('each code alone gives exactly what it gives among all the others', () => {
+    const bodies = [...CASES.map(([, , body]) => body), ...Object.values(CLEAN_FILES), fileOf('Disallow: /a*\nAllow: /a\n', 40_000)];
+    for (const body of bodies) {
+      const all = lintRobotsTxt(body);
+      for (const code of ALL_CODES) {
+        const alone = lintRobotsTxt(body, { disable: ALL_CODES.filter((other) => other !== code) });
+        expect(alone, code).toEqual(all.filter((d) => d.code === code));
+      }
+    }
+  });
+
+  it(`reads ${DEFAULT_LINT_MAX_BYTES} bytes by default and reports the body's whole length`, () => {
+    const body = `${fileOf('Disallow: /a\n', 1_100_000)}not a record\n`;
+    const found = lintRobotsTxt(body);
+    expect(found.map((d) => d.code)).not.toContain('malformed-line');
+    const [tooLarge] = found.filter((d) => d.code === 'file-too-large');
+    expect(tooLarge?.message).toContain(`the file is ${body.length} bytes`);
+    expect(tooLarge?.message).toContain(`only its first ${DEFAULT_LINT_MAX_BYTES} bytes were linted`);
+    expect(lintRobotsTxt(body, { maxBytes: Infinity }).map((d) => d.code)).toContain('malformed-line');
+  });
+
+  it('a 50 MB string is read only up to the limit', () => {
+    const body = 'x'.repeat(50_000_000);
+    const [tooLarge] = lintRobotsTxt(body).filter((d) => d.code === 'file-too-large');
+    expect(tooLarge?.message).toContain('the file is 50000000 bytes');
+  });
+
+  it('a body cut before Google stops reading is one file-wide finding with its whole length', () => {
+    const body = 'User-agent: *\nDisallow: /a\nnot a record\n'; // 40 bytes
+    const found = lintRobotsTxt(body, { maxBytes: 30 });
+    // The line the limit cuts is left out, as the parser leaves it: it is not called malformed.
+    expect(found).toMatchObject([{ code: 'file-too-large', line: 0, column: 0, severity: 'error' }]);
+    expect(found[0]?.message).toBe('the file is 40 bytes; only its first 30 bytes were linted: the rest was not checked');
+    expect(lintRobotsTxt(utf8(body), { maxBytes: 30 })).toEqual(found);
+  });
+
+  it('maxBytes is a whole number or Infinity', () => {
+    for (const maxBytes of [-1, 1.5, NaN, -Infinity, '100' as unknown as number]) {
+      expect(() => lintRobotsTxt('User-agent: *\n', { maxBytes }), String(maxBytes)).toThrow(RangeError);
+    }
+    expect(lintRobotsTxt('User-agent: *\nDisallow: /\n', { maxBytes: 0 })).toMatchObject([{ code: 'file-too-large' }]);
+  });
+
+  it('a finding quotes at most 80 characters of a long line', () => {
+    const found = lintRobotsTxt(fileOf(`Disallow: /${'b'.repeat(10_000)}\nDisallow: /${'b'.repeat(10_000)}*\n`, 100_000));
+    for (const diagnostic of found) expect(diagnostic.message.length + (diagnostic.hint?.length ?? 0)).toBeLessThan(500);
+  });
 });
 
 describeCorpus('the real corpus', () => {

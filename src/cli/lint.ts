@@ -4,7 +4,7 @@
  */
 import { createReadStream } from 'node:fs';
 import {
-  DEFAULT_MAX_BYTES,
+  DEFAULT_LINT_MAX_BYTES,
   LINT_CODES,
   fetchRobotsTxt,
   lintRobotsTxt,
@@ -18,8 +18,8 @@ import { readUpTo } from './check.js';
 import { withBody } from './response-body.js';
 import { EXIT_LINT_ERRORS, EXIT_OK, oneOf, readArguments, UsageError, wholeNumber } from './usage.js';
 
-/** Bytes of a file or response linted: past Google's 500 KiB, so that the linter can say what lies beyond it. */
-const LINT_MAX_BYTES = 2 * DEFAULT_MAX_BYTES;
+/** Bytes of a file or response linted: the library's default, past Google's 500 KiB, so that the linter can say what lies beyond it. */
+const LINT_MAX_BYTES = DEFAULT_LINT_MAX_BYTES;
 const DEFAULT_TIMEOUT_MS = 10_000;
 const FORMATS = ['text', 'json', 'github'] as const;
 const SEVERITIES = ['error', 'warning', 'info'] as const satisfies readonly LintSeverity[];

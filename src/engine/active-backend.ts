@@ -92,13 +92,24 @@ export function currentBackend(): MatcherBackend {
 /**
  * Chooses the matcher for rulesets compiled from now on; already compiled ones keep theirs.
  * Returns the kind now in use: asking for 'wasm' where it cannot run gives 'typescript'.
+ * Anything but 'wasm' or 'typescript' is a RangeError and changes nothing: a typo must not fall silently to
+ * the slower executor.
  *
  * @example
  * setMatcher('typescript'); // the reference executor, e.g. to compare verdicts
  */
 export function setMatcher(kind: BackendKind): BackendKind {
+  if (kind !== 'wasm' && kind !== 'typescript') {
+    throw new RangeError(`setMatcher takes 'wasm' or 'typescript', got ${describe(kind)}`);
+  }
   preferred = kind;
   return currentBackend().kind;
+}
+
+/** A value for an error message: strings quoted (and cut), other values by type, so nothing hostile is echoed at length. */
+function describe(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  return value === null ? 'null' : typeof value;
 }
 
 /** The record reader that goes with the current matcher: the WebAssembly lexer, or the TypeScript one. */

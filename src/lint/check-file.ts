@@ -4,6 +4,7 @@
  */
 import { profileNamed } from '../profile.js';
 import { quote, type LintContext } from './context.js';
+import type { LintSource, SourceLine } from './source.js';
 import { firstInvalidUtf8, isValidUtf8 } from './utf8.js';
 
 /** Google reads the first 500 KiB (RFC 9309 §2.5 asks for at least that much); the rest is ignored. */
@@ -31,16 +32,24 @@ export function checkHtml(context: LintContext): boolean {
   return true;
 }
 
+const SHORTEN = 'shorten the file: merge rules with wildcards, drop rules for URLs that no longer exist';
+
+/** The file's whole length against Google's and Yandex's limits, and against what was linted (`maxBytes`). */
 export function checkSize(context: LintContext): void {
-  const size = context.source.bytes.length;
+  const { source } = context;
+  const size = source.totalBytes;
+  const unlinted = size > source.maxBytes ? `; only its first ${source.maxBytes} bytes were linted` : '';
   if (size > GOOGLE_LIMIT_BYTES) {
-    const line = context.source.lineAt(GOOGLE_LIMIT_BYTES);
-    context.at(
+    const google = `the file is ${size} bytes: Google reads the first ${GOOGLE_LIMIT_BYTES} (500 KiB) and ignores everything`;
+    // Pointed at where Google stops when that was linted; said of the whole file when the cut came first.
+    if (GOOGLE_LIMIT_BYTES < source.bytes.length) {
+      context.at('file-too-large', source.lineAt(GOOGLE_LIMIT_BYTES), GOOGLE_LIMIT_BYTES, `${google} from here on${unlinted}`, SHORTEN);
+    } else context.whole('file-too-large', `${google} past it${unlinted}`, SHORTEN);
+  } else if (unlinted !== '') {
+    context.whole(
       'file-too-large',
-      line,
-      GOOGLE_LIMIT_BYTES,
-      `the file is ${size} bytes: Google reads the first ${GOOGLE_LIMIT_BYTES} (500 KiB) and ignores everything from here on`,
-      'shorten the file: merge rules with wildcards, drop rules for URLs that no longer exist',
+      `the file is ${size} bytes${unlinted}: the rest was not checked`,
+      'lint it with a larger maxBytes (the command: --max-bytes) to check all of it',
     );
   }
   if (size > YANDEX_LIMIT_BYTES) {
@@ -75,27 +84,33 @@ function isBomAt(bytes: Uint8Array, i: number): boolean {
   return bytes[i] === BOM[0] && bytes[i + 1] === BOM[1] && bytes[i + 2] === BOM[2];
 }
 
-/**
- * A byte order mark after the start (two files pasted together, an editor's include): it is content
- * there, so a key it precedes is no key any crawler knows. The lines it is found on, so that the key
- * checks do not report them again.
- */
-export function checkByteOrderMarks(context: LintContext): Set<number> {
-  const { source } = context;
-  const lines = new Set<number>();
+/** Each line that holds a byte order mark past the file's start → the offset of its first one. */
+export function byteOrderMarks(source: LintSource): Map<number, number> {
+  const lines = new Map<number, number>();
   source.lines.forEach(({ start, end }, index) => {
     for (let i = start; i + 2 < end; i++) {
       if (!isBomAt(source.bytes, i)) continue;
-      lines.add(index + 1);
-      context.at(
-        'bom-not-at-start',
-        index + 1,
-        i,
-        `a byte order mark (U+FEFF) ${i === source.contentStart(index + 1) ? `starts this line: its key ${quote(source.text(i + 3, Math.min(end, i + 40)))} is read as an unknown one` : 'inside the line is read as part of it'}`,
-        'remove it: a byte order mark may only start the file',
-      );
+      lines.set(index + 1, i);
       return;
     }
   });
   return lines;
+}
+
+/**
+ * A byte order mark after the start (two files pasted together, an editor's include): it is content
+ * there, so a key it precedes is no key any crawler knows. The key checks leave these lines to this one.
+ */
+export function checkByteOrderMarks(context: LintContext, marks: ReadonlyMap<number, number>): void {
+  const { source } = context;
+  for (const [line, i] of marks) {
+    const end = (source.lines[line - 1] as SourceLine).end;
+    context.at(
+      'bom-not-at-start',
+      line,
+      i,
+      `a byte order mark (U+FEFF) ${i === source.contentStart(line) ? `starts this line: its key ${quote(source.text(i + 3, Math.min(end, i + 40)))} is read as an unknown one` : 'inside the line is read as part of it'}`,
+      'remove it: a byte order mark may only start the file',
+    );
+  }
 }

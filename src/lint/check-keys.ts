@@ -75,7 +75,7 @@ function malformedLine(context: LintContext, line: number): void {
 }
 
 /** `skip`: lines another check already explained (a byte order mark before the key). */
-export function checkKeys(context: LintContext, skip: ReadonlySet<number>): void {
+export function checkKeys(context: LintContext, skip: ReadonlyMap<number, number>): void {
   for (const record of context.records) if (!skip.has(record.line)) checkRecordKey(context, record);
   for (const line of context.file.malformed) if (!skip.has(line)) malformedLine(context, line);
   for (const line of context.file.cut) {

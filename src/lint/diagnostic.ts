@@ -43,7 +43,19 @@ export interface LintOptions {
   readonly disable?: readonly string[];
   /** Report nothing below this severity. Default `'info'` (everything). */
   readonly minSeverity?: LintSeverity;
+  /**
+   * Bytes of the body that are linted: a whole number, or `Infinity` for all of them. Default
+   * {@link DEFAULT_LINT_MAX_BYTES}. A longer body is linted up to there (a line the limit cuts is left out, as the
+   * parser leaves it) and reported as `file-too-large` with its whole length.
+   */
+  readonly maxBytes?: number;
 }
+
+/**
+ * What lintRobotsTxt() reads of a body unless told otherwise: twice the parser's 500 KiB, so that what lies past
+ * Google's limit is seen and reported, while a service that lints uploaded files spends bounded time on each.
+ */
+export const DEFAULT_LINT_MAX_BYTES = 1_024_000;
 
 /** Higher is more severe: for --min-severity and for sorting summaries. */
 export const SEVERITY_RANK: Readonly<Record<LintSeverity, number>> = { info: 0, warning: 1, error: 2 };

@@ -3,6 +3,7 @@
  * reader, so lines split exactly where the parser splits them), and byte offsets turned into the columns
  * people see in their editor (code points of the decoded line).
  */
+import { completeLines, limitBody } from '../parse/body.js';
 import { decodeUtf8 } from '../parse/utf8.js';
 import { forEachLine } from '../parse/lines.js';
 
@@ -12,20 +13,27 @@ export interface SourceLine {
   readonly end: number;
 }
 
-const encoder = new TextEncoder();
-
 function isAsciiWhitespace(byte: number): boolean {
   return byte === 0x20 || (byte >= 0x09 && byte <= 0x0d);
 }
 
 export class LintSource {
+  /** What is linted: the body up to `maxBytes`, less a last line the limit cut short (as the parser reads it). */
   readonly bytes: Uint8Array;
+  /** The whole body's length in UTF-8 bytes, what was not linted included. */
+  readonly totalBytes: number;
   /** `lines[n - 1]` is line n. */
   readonly lines: SourceLine[] = [];
 
-  constructor(body: string | Uint8Array) {
-    // A Buffer's subarray() differs from a Uint8Array's; the parser's helpers expect the plain kind.
-    this.bytes = typeof body === 'string' ? encoder.encode(body) : new Uint8Array(body.buffer, body.byteOffset, body.length);
+  constructor(
+    body: string | Uint8Array,
+    /** How many bytes were to be linted at most. */
+    readonly maxBytes: number,
+  ) {
+    const limited = limitBody(body, maxBytes);
+    // completeLines() also gives a plain Uint8Array: a Buffer's subarray() differs, and the parser's helpers expect the plain kind.
+    this.bytes = completeLines(limited.bytes, limited.endsMidLine);
+    this.totalBytes = limited.totalBytes;
     forEachLine(this.bytes, (_line, start, end) => void this.lines.push({ start, end }));
   }
 
@@ -36,8 +44,12 @@ export class LintSource {
   /** The 1-based column of body[offset] on `line`: code points, as editors count them. */
   column(line: number, offset: number): number {
     const start = this.lines[line - 1]?.start ?? 0;
-    let count = 1;
-    for (const _ of this.text(start, Math.max(start, offset))) count++;
+    const end = Math.min(Math.max(start, offset), this.bytes.length);
+    // ASCII is one column a byte; anything else is decoded, so that invalid bytes count as the decoder reads them.
+    let ascii = start;
+    while (ascii < end && (this.bytes[ascii] as number) < 0x80) ascii++;
+    let count = ascii - start + 1;
+    if (ascii < end) for (const _ of this.text(ascii, end)) count++;
     return count;
   }
 

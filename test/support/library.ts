@@ -63,6 +63,7 @@ const chosen = entry.setMatcher(defaultMatcher);
 if (chosen !== defaultMatcher) throw new Error(`ROBOTSTXT_MATCHER=${defaultMatcher}, but setMatcher() gave ${chosen}`);
 
 export const {
+  DEFAULT_LINT_MAX_BYTES,
   DEFAULT_MAX_BYTES,
   init,
   LINT_CODES,
