@@ -1,6 +1,7 @@
 /**
- * fetchRobotsTxt(): one robots.txt fetch by the standard, against real HTTP servers on 127.0.0.1
- * (issue #4, "Crawler integration"). No fetch mocks: Node's own fetch talks to node:http servers.
+ * fetchRobotsTxt(): one robots.txt fetch by the standard (RFC 9309 §2.3), against real HTTP servers on
+ * 127.0.0.1. No fetch mocks: Node's own fetch talks to node:http servers. Redirects a runtime follows itself,
+ * and hops a host policy refuses, are in redirect-hops.test.ts.
  */
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';

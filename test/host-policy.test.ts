@@ -3,9 +3,11 @@
  * addresses isPublicAddress refuses as resolved, and the CIDR ranges the command's --allow-network reads.
  * Ranges: the IANA IPv4 and IPv6 special-purpose address registries; URL forms: the WHATWG URL parser.
  */
+import { parse as legacyParse } from 'node:url';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { networkContains, parseAddress, parseNetwork } from '../src/fetch/host-policy.js';
-import { HostRefusedError, isPublicAddress, publicHostsOnly } from '../src/platform/inline.js';
+import { HostRefusedError, isPublicAddress, publicHostsOnly, type URLInput } from '../src/platform/inline.js';
 
 describe('publicHostsOnly: IPv4 literals', () => {
   it.each([
@@ -147,6 +149,127 @@ describe('publicHostsOnly: names', () => {
     expect(publicHostsOnly('file:///etc/passwd')).toBe(false);
     // @ts-expect-error: a JavaScript caller may pass anything
     expect(publicHostsOnly(42)).toBe(false);
+  });
+});
+
+describe('publicHostsOnly: names only a private resolver answers', () => {
+  it.each([
+    ['http://localhost.localdomain/', '/etc/hosts of RHEL, Fedora and Amazon Linux: 127.0.0.1 and ::1'],
+    ['http://localhost4.localdomain4/', '/etc/hosts of RHEL, Fedora and Amazon Linux: 127.0.0.1'],
+    ['http://localhost6.localdomain6/', '/etc/hosts of RHEL, Fedora and Amazon Linux: ::1'],
+    ['http://localhost.localdomain./', 'the same with the root dot'],
+    ['http://kubernetes.default.svc/', "Kubernetes' API server: a pod's search domains complete .svc"],
+    ['http://redis.cache.svc./', 'a Kubernetes service, with the root dot'],
+    ['http://app.test/', 'RFC 6761 §6.2: development resolvers point .test at the machine'],
+    ['http://router.lan/', 'RFC 6762 Appendix G: in use on private networks'],
+    ['http://nas.home/', 'RFC 6762 Appendix G'],
+    ['http://mail.corp/', 'RFC 6762 Appendix G'],
+    ['http://wiki.intranet/', 'RFC 6762 Appendix G'],
+    ['http://db.private/', 'RFC 6762 Appendix G'],
+  ])('%s is refused (%s)', (url) => {
+    expect(publicHostsOnly(url)).toBe(false);
+    expect(publicHostsOnly(new URL(url))).toBe(false);
+  });
+
+  // The URL parser keeps every dot; a resolver may answer such a name from /etc/hosts (RHEL answered localhost..).
+  it.each([
+    ['http://localhost../', 'localhost..'],
+    ['http://a../', 'a..'],
+    ['http://metadata.google.internal../', 'metadata.google.internal..'],
+    ['http://example.com../', 'example.com..'],
+    ['http://a..b/', 'a..b'],
+    ['http://..example.com/', '..example.com'],
+    ['http://.example.com/', '.example.com'],
+    ['http://127.0.0.1../', '127.0.0.1..'],
+    ['http://169.254.169.254../', '169.254.169.254..'],
+  ])('%s, host %j, has an empty label: refused', (url, hostname) => {
+    expect(new URL(url).hostname).toBe(hostname);
+    expect(publicHostsOnly(url)).toBe(false);
+  });
+
+  // UTS #46 maps full-width and ideographic full stops to '.', full-width letters to ASCII, and drops soft hyphens.
+  it.each([
+    ['http://LOCALHOST.LOCALDOMAIN/', 'localhost.localdomain'],
+    ['http://localhost%2Elocaldomain/', 'localhost.localdomain'],
+    ['http://localhost\uFF0Elocaldomain/', 'localhost.localdomain'],
+    ['http://localhost\u3002localdomain/', 'localhost.localdomain'],
+    ['http://kubernetes\uFF61default\uFF61svc/', 'kubernetes.default.svc'],
+    [
+      'http://\uFF4C\uFF4F\uFF43\uFF41\uFF4C\uFF48\uFF4F\uFF53\uFF54\uFF0E\uFF4C\uFF4F\uFF43\uFF41\uFF4C\uFF44\uFF4F\uFF4D\uFF41\uFF49\uFF4E/',
+      'localhost.localdomain',
+    ],
+    ['http://%6C%6F%63%61%6C%68%6F%73%74%2E%2E/', 'localhost..'],
+    ['http://local\u00ADhost.localdomain/', 'localhost.localdomain'],
+    ['http://Kubernetes.Default.SVC%2E/', 'kubernetes.default.svc.'],
+  ])('%s is the host %j: refused', (url, hostname) => {
+    expect(new URL(url).hostname).toBe(hostname);
+    expect(publicHostsOnly(url)).toBe(false);
+    expect(publicHostsOnly(new URL(url))).toBe(false);
+  });
+
+  it.each([
+    'https://localdomain.example.com/',
+    'https://svc.example.com/',
+    'https://test.example.com/',
+    'https://home.example.com/',
+    'https://localhost4.example.com/',
+    'https://example.com./',
+  ])('%s is allowed: the private name is not its top-level one', (url) => {
+    expect(publicHostsOnly(url)).toBe(true);
+  });
+
+  it('reads a URL object of another implementation by its href, as fetch() would', () => {
+    // Node's legacy url.parse() leaves the host as written: 0x7f.1 is 127.0.0.1 to fetch().
+    const legacy = legacyParse('http://0x7f.1/robots.txt?x=1');
+    expect(legacy.hostname).toBe('0x7f.1');
+    expect(publicHostsOnly(legacy as unknown as URLInput)).toBe(false);
+    expect(publicHostsOnly(legacyParse('https://example.com/robots.txt?x=1') as unknown as URLInput)).toBe(true);
+  });
+
+  it('any spelling of a refused name the URL parser reads back to it is refused (seeded)', () => {
+    const names = [
+      'localhost',
+      'localhost.localdomain',
+      'localhost4.localdomain4',
+      'localhost6.localdomain6',
+      'metadata.google.internal',
+      'instance-data.ec2.internal',
+      'metadata.tencentyun.com',
+      'kubernetes.default.svc',
+      'kubernetes.default.svc.cluster.local',
+      'printer.local',
+      'nas.home.arpa',
+      'metadata',
+    ];
+    // Ways to write a dot that the URL parser reads as one: percent-encoded, full-width, ideographic, half-width.
+    const dot = fc.constantFrom('.', '%2e', '%2E', '\uFF0E', '\u3002', '\uFF61');
+    const letter = (character: string): fc.Arbitrary<string> =>
+      fc.constantFrom(
+        character,
+        character.toUpperCase(),
+        `%${character.charCodeAt(0).toString(16)}`,
+        // Full-width forms of ASCII letters and digits, which UTS #46 maps back.
+        /[a-z0-9]/.test(character) ? String.fromCharCode(character.charCodeAt(0) + 0xfee0) : character,
+      );
+    const spelling = fc
+      .constantFrom(...names)
+      .chain((name) =>
+        fc.tuple(
+          fc.constant(name),
+          fc.tuple(...[...name].map((character) => (character === '.' ? dot : letter(character)))),
+          fc.array(dot, { maxLength: 3 }),
+          fc.constantFrom('', ':8080'),
+        ),
+      );
+    fc.assert(
+      fc.property(spelling, ([name, characters, trailing, port]) => {
+        const url = `http://${characters.join('')}${trailing.join('')}${port}/robots.txt`;
+        expect(new URL(url).hostname).toBe(name + '.'.repeat(trailing.length));
+        expect(publicHostsOnly(url)).toBe(false);
+        expect(publicHostsOnly(new URL(url))).toBe(false);
+      }),
+      { numRuns: 2_000, seed: 0x5eed },
+    );
   });
 });
 

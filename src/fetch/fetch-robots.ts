@@ -120,6 +120,16 @@ function permits(policy: ((url: URL) => boolean) | undefined, url: string): bool
   }
 }
 
+/** Whether the crawler set a policy on where its requests go: then none is sent that it was not asked about. */
+function hasHostPolicy(options: ResolvedFetchOptions): boolean {
+  return options.allowRedirect !== undefined || options.allowHost !== undefined;
+}
+
+/** Whether both policies let a redirect lead to `url`. */
+function permitsHop(options: ResolvedFetchOptions, url: string): boolean {
+  return permits(options.allowRedirect, url) && permits(options.allowHost, url);
+}
+
 /** The next hop of a redirect: its URL, or why it cannot be followed. */
 function redirectTarget(
   response: ResponseShape,
@@ -137,7 +147,7 @@ function redirectTarget(
   if (next.protocol !== 'http:' && next.protocol !== 'https:') return 'bad-redirect';
   // fetch() refuses URLs with credentials; a robots.txt is public, so they are dropped, never sent or shown.
   withoutCredentials(next);
-  if (!permits(options.allowRedirect, next.href) || !permits(options.allowHost, next.href)) return 'redirect-refused';
+  if (!permitsHop(options, next.href)) return 'redirect-refused';
   return next.href;
 }
 
@@ -223,13 +233,26 @@ async function fetchHops(
     if (!isResponse(answer)) return { result: result(where, progress, 'invalid-response') };
     response = answer;
     if (response.type === 'opaqueredirect') {
-      // Browsers hide redirects from scripts; let the browser follow them (up to its own limit of 20).
       discard(response);
+      // A browser hides where a redirect goes. Following it would send a request no policy was asked
+      // about, and asking about the response afterwards is too late: the request has been sent.
+      if (hasHostPolicy(options)) return { result: result(where, progress, 'redirect-refused') };
+      // A fetch told to follow that still answers with an opaque redirect would be asked forever.
+      if (redirect === 'follow') return { result: result(where, progress, 'invalid-response') };
+      // Without a policy, the browser follows (up to its own limit of 20).
       redirect = 'follow';
       continue;
     }
-    if (response.redirected === true && typeof response.url === 'string' && URL.canParse(response.url)) {
-      progress.url = withoutCredentials(new URL(response.url)).href;
+    if (response.redirected === true) {
+      // The fetch followed redirects itself (a browser told to, or a fetch that ignores 'manual'): its
+      // requests are sent, but what they reached is asked about before a byte of it is read.
+      const reached =
+        typeof response.url === 'string' && URL.canParse(response.url) ? withoutCredentials(new URL(response.url)).href : undefined;
+      if (reached === undefined ? hasHostPolicy(options) : !permitsHop(options, reached)) {
+        discard(response);
+        return { result: result(where, progress, 'redirect-refused') };
+      }
+      if (reached !== undefined) progress.url = reached;
     }
     record(progress, response, options);
     if (response.status === 304 && validators?.url === progress.url) {
@@ -332,7 +355,11 @@ export async function fetchRobotsAt(
  * to 5 redirects itself (across hosts; the result applies to the original origin), reads at most
  * `maxBytes` of the body, and gives up after `timeoutMs` in all. Network trouble is an outcome, not an
  * exception: only a bad URL or bad options throw (TypeError, RangeError). With `allowHost` (such as
- * `publicHostsOnly`), a refused host is not fetched: `disallow-all`, reason `'host-refused'`.
+ * `publicHostsOnly`), a refused host is not fetched: `disallow-all`, reason `'host-refused'`. With
+ * `allowHost` or `allowRedirect`, no request is sent that they were not asked about: a redirect whose
+ * target the runtime hides (a browser's opaque redirect) is not followed, `allow-all` with reason
+ * `'redirect-refused'`, and a response a fetch reached by following redirects itself is read only when
+ * they allow its URL.
  *
  * @example
  * import { fetchRobotsTxt } from 'robotstxt-wasm';

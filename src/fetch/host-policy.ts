@@ -5,8 +5,8 @@
  *
  * Two checks, for two moments:
  * - publicHostsOnly(url): the URL's host as written, before anything is sent: `localhost`, names that only
- *   a private resolver answers (one label, `.internal`, `.local`, `.home.arpa`), metadata names, and IP
- *   literals in internal ranges. The WHATWG URL parser has already turned `http://2130706433/`,
+ *   a private resolver answers (one label, an empty label, `.internal`, `.local`, `.localdomain`, `.svc`, …),
+ *   metadata names, and IP literals in internal ranges. The WHATWG URL parser has already turned `http://2130706433/`,
  *   `http://0x7f.1/` and `http://0177.0.0.1/` into `127.0.0.1`, and `[::ffff:127.0.0.1]` into
  *   `[::ffff:7f00:1]`: both are read here as the addresses they are.
  * - isPublicAddress(address): an address a name resolved to, for a crawler's own DNS lookup, since a public
@@ -178,21 +178,51 @@ const METADATA_NAMES: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Suffixes only a private resolver answers: `.localhost` (RFC 6761), `.local` (multicast DNS, RFC 6762),
- * `.home.arpa` (RFC 8375), and `.internal`, which ICANN reserved for private networks in 2024
- * (https://www.icann.org/en/board-activities-and-meetings/materials/approved-resolutions-special-meeting-of-the-icann-board-29-07-2024-en).
+ * Top-level names no public DNS answers, which a crawler's own resolver (its `/etc/hosts`, its network's
+ * DNS, a development tool's) may point inward:
+ * - `localhost` (RFC 6761 §6.3), `local` (multicast DNS, RFC 6762, and Kubernetes' `.svc.cluster.local`),
+ *   `test` (RFC 6761 §6.2, which tools such as Laravel Valet resolve to the machine itself);
+ * - `internal`, which ICANN reserved for private networks in 2024
+ *   (https://www.icann.org/en/board-activities-and-meetings/materials/approved-resolutions-special-meeting-of-the-icann-board-29-07-2024-en):
+ *   `metadata.google.internal`, `instance-data.ec2.internal`;
+ * - `localdomain`, `localdomain4`, `localdomain6`: the loopback names of the `/etc/hosts` that RHEL, Fedora
+ *   and Amazon Linux install (`localhost.localdomain`, `localhost4.localdomain4`, `localhost6.localdomain6`);
+ * - `svc`: Kubernetes service names (`kubernetes.default.svc`), completed to the cluster's addresses by a
+ *   pod's search domains (https://kubernetes.io/docs/concepts/services-networking/dns-pod-service/);
+ * - `intranet`, `private`, `corp`, `home`, `lan`: those RFC 6762 Appendix G finds used on private networks.
  */
-const PRIVATE_SUFFIXES = ['.localhost', '.local', '.home.arpa', '.internal'] as const;
+const PRIVATE_TOP_LEVEL_NAMES: ReadonlySet<string> = new Set([
+  'localhost',
+  'local',
+  'test',
+  'internal',
+  'localdomain',
+  'localdomain4',
+  'localdomain6',
+  'svc',
+  'intranet',
+  'private',
+  'corp',
+  'home',
+  'lan',
+]);
+
+/** Residential networks' own domain (RFC 8375), of two labels. */
+const HOME_ARPA = '.home.arpa';
 
 /**
  * Whether a host name (lower case, as the URL parser leaves it) is one only the crawler's own network
- * answers: a single label (`localhost`, `metadata`, `intranet`, a Kubernetes service) is completed by the
- * resolver's search domains, never by the public DNS.
+ * answers. One final dot is the DNS root (`localhost.` is `localhost`). A single label (`localhost`,
+ * `metadata`, `intranet`, a Kubernetes service) is completed by the resolver's search domains, never by
+ * the public DNS. An empty label (`localhost..`, `.internal`) makes no DNS name at all, and resolvers that
+ * answer one anyway read it their own way: RHEL's answers `localhost..` from `/etc/hosts`.
  */
 function isInternalName(hostname: string): boolean {
   const name = hostname.endsWith('.') ? hostname.slice(0, -1) : hostname;
-  if (!name.includes('.')) return true;
-  return METADATA_NAMES.has(name) || PRIVATE_SUFFIXES.some((suffix) => name.endsWith(suffix));
+  const labels = name.split('.');
+  if (labels.length === 1 || labels.includes('')) return true;
+  const topLevel = labels[labels.length - 1] as string;
+  return PRIVATE_TOP_LEVEL_NAMES.has(topLevel) || name.endsWith(HOME_ARPA) || METADATA_NAMES.has(name);
 }
 
 /** The address a URL's host is written as (`127.0.0.1`, `[::1]`), or undefined when it is a name. */
@@ -201,10 +231,14 @@ export function literalAddress(hostname: string): Address | undefined {
   return ipv4Bytes(hostname) === undefined ? undefined : parseAddress(hostname);
 }
 
-/** The host of `url` (a URL, or an absolute URL as a string), or undefined when it has none that parses. */
+/**
+ * The host of `url` (a URL, or an absolute URL as a string), or undefined when it has none that parses.
+ * A URL object is read again from its `href`, so that one of another implementation is judged by the
+ * host fetch() would connect to.
+ */
 function hostnameOf(url: string | URLInput): string | undefined {
-  if (typeof url === 'string') return URL.canParse(url) ? new URL(url).hostname : undefined;
-  return isUrlObject(url) ? url.hostname : undefined;
+  const href = typeof url === 'string' ? url : isUrlObject(url) ? url.href : undefined;
+  return href !== undefined && URL.canParse(href) ? new URL(href).hostname : undefined;
 }
 
 /**
@@ -233,13 +267,17 @@ export function isPublicAddress(address: string): boolean {
 
 /**
  * True when the host of `url` may be fetched from as it is written: false for `localhost` and
- * `*.localhost`, names only a private resolver answers (one label such as `metadata` or `intranet`,
- * `*.internal` such as `metadata.google.internal`, `*.local`, `*.home.arpa`), cloud metadata names, and IP
- * literals that isPublicAddress() refuses, whichever way the URL writes them (`http://2130706433/` and
- * `http://0x7f.1/` are `127.0.0.1`; `http://[::ffff:7f00:1]/` too). A URL that does not parse is refused.
+ * `*.localhost`, names only a private resolver answers (one label such as `metadata` or `intranet`; an
+ * empty label, as in `localhost..`; `*.internal` such as `metadata.google.internal`, `*.local`,
+ * `*.localdomain` such as `localhost.localdomain`, Kubernetes' `*.svc`, `*.home.arpa`, `*.test`, …), cloud
+ * metadata names, and IP literals that isPublicAddress() refuses, whichever way the URL writes them
+ * (`http://2130706433/` and `http://0x7f.1/` are `127.0.0.1`; `http://[::ffff:7f00:1]/` too;
+ * `http://LOCALHOST%2E/` and `http://localhost。localdomain/` are `localhost.` and `localhost.localdomain`).
+ * A URL that does not parse is refused.
  *
- * Ready to pass as `allowHost` and `allowRedirect` (fetchRobotsTxt, RobotsCache). A public name can still
- * resolve to an internal address: only a DNS lookup that checks what it resolved closes that
+ * Ready to pass as `allowHost` and `allowRedirect` (fetchRobotsTxt, RobotsCache). A name can still
+ * resolve to an internal address (a public one pointed inward, or a Kubernetes `service.namespace` that a
+ * pod's search domains complete): only a DNS lookup that checks what it resolved closes that
  * (isPublicAddress()).
  *
  * @example
@@ -248,6 +286,8 @@ export function isPublicAddress(address: string): boolean {
  * publicHostsOnly('http://169.254.169.254/latest/meta-data/'); // false
  * publicHostsOnly('http://2130706433/'); // false
  * publicHostsOnly('http://metadata.google.internal/'); // false
+ * publicHostsOnly('http://localhost.localdomain/'); // false
+ * publicHostsOnly('http://kubernetes.default.svc/'); // false
  * const result = await fetchRobotsTxt('http://127.0.0.1:8080/', {
  *   userAgent: 'ExampleBot/1.2',
  *   allowHost: publicHostsOnly,
