@@ -49,6 +49,23 @@ function conditional(etag: string): Route & { bodies: () => number } {
   return route;
 }
 
+/** Bytes Redis has sent to its clients so far (INFO stats), this answer's own included. */
+async function outputBytes(connection: RedisConnection): Promise<number> {
+  const info = String(await connection.command(['INFO', 'stats']));
+  const match = /total_net_output_bytes:(\d+)/.exec(info);
+  if (match === null) throw new Error('INFO stats gave no total_net_output_bytes');
+  return Number(match[1]);
+}
+
+/** A client that sends each command through `connection`, and records it: what the adapter asks Redis. */
+function recording(connection: RedisConnection): { client: RedisClient; sent: string[][] } {
+  const sent: string[][] = [];
+  return { client: { sendCommand: (args) => (sent.push(args), connection.command(args)) }, sent };
+}
+
+/** 50 MiB: a value a damaged or foreign writer could leave, made in Redis without sending it (SETRANGE pads with zeros). */
+const HUGE_BYTES = 50 * 1024 * 1024;
+
 /** Waits for `check` to hold, looking every 10 ms, at most 200 times. */
 async function eventually(check: () => Promise<boolean>): Promise<boolean> {
   for (let look = 0; look < 200; look++) {
@@ -183,6 +200,28 @@ describe.skipIf(!redis.found)('against redis-server', () => {
         expect(await admin.command(['EXISTS', `${PREFIX}long`, `${PREFIX}ttl`])).toBe(0);
       });
 
+      it('reads a value of at most 3 × maxValueLength bytes (a character takes up to 3 in UTF-8), in one command', async () => {
+        await admin.command(['SET', `${PREFIX}fits`, '✓'.repeat(10)]);
+        await admin.command(['SET', `${PREFIX}over`, `${'✓'.repeat(10)}x`]);
+        const { client, sent } = recording(admin);
+        const store = redisStore(client, { prefix: PREFIX, maxValueLength: 10 });
+        expect(await store.get('fits')).toBe('✓'.repeat(10));
+        expect(sent).toHaveLength(1);
+        expect(await store.get('over')).toBeUndefined();
+        expect(await store.get('none')).toBeUndefined();
+        expect(sent.map(([command]) => command)).toEqual(['EVAL', 'EVAL', 'EVAL']);
+      });
+
+      it('a value of 50 MiB is never transferred: it reads as absent, and Redis sends a few bytes', async () => {
+        await admin.command(['SETRANGE', `${PREFIX}huge`, String(HUGE_BYTES - 1), 'x']);
+        expect(Number(await admin.command(['STRLEN', `${PREFIX}huge`]))).toBe(HUGE_BYTES);
+        const store = redisStore((await connect()).client, { prefix: PREFIX });
+        const before = await outputBytes(admin);
+        expect(await store.get('huge')).toBeUndefined();
+        // The second INFO's answer and the script's reply: a few kilobytes, not 50 MiB.
+        expect((await outputBytes(admin)) - before).toBeLessThan(64 * 1024);
+      });
+
       it("an error reply rejects (a key holding another type: Redis's WRONGTYPE)", async () => {
         await admin.command(['HSET', `${PREFIX}hash`, 'field', 'value']);
         await expect(redisStore(admin.client, { prefix: PREFIX }).get('hash')).rejects.toThrow(/WRONGTYPE/);
@@ -261,6 +300,24 @@ describe.skipIf(!redis.found)('against redis-server', () => {
         expect(robots.stats().store).toMatchObject({ invalid: 1, misses: 1, writes: 1, hits: 0 });
         expect(site.count()).toBe(1);
         expect(await cacheFor(await storeOf()).isAllowed(`${site.origin}/private/x`)).toBe(false);
+        expect(site.count()).toBe(1);
+      });
+
+      it('a damaged value of 50 MiB under a record key is not pulled: the process fetches, and its record replaces it', async () => {
+        const site = await startServer({ '/robots.txt': text(RULES) });
+        const key = PREFIX + recordKey(site.origin);
+        await admin.command(['SETRANGE', key, String(HUGE_BYTES - 1), 'x']);
+        const before = await outputBytes(admin);
+        const robots = cacheFor(await storeOf());
+        expect(await robots.isAllowed(`${site.origin}/private/x`)).toBe(false);
+        expect((await outputBytes(admin)) - before).toBeLessThan(64 * 1024);
+        expect(robots.stats().store).toMatchObject({ misses: 1, writes: 1, errors: 0, fallbacks: 0 });
+        expect(Number(await admin.command(['STRLEN', key]))).toBeLessThan(1024);
+        // A local miss the store answers is one round trip.
+        const { client, sent } = recording(await connect());
+        const reader = cacheFor(redisStore(client, { prefix: PREFIX }));
+        expect((await reader.get(site.origin)).from).toBe('store');
+        expect(sent).toHaveLength(1);
         expect(site.count()).toBe(1);
       });
 

@@ -1,7 +1,8 @@
 /**
- * The record a fleet of RobotsCaches shares per origin (issue 21, point 2): every entry the cache can hold
- * comes back as it went in, the format's version is in the key, and a record that is anything else (damaged,
- * another format, another origin, another body limit, too large) decodes to nothing.
+ * The record a fleet of RobotsCaches shares per origin: every entry the cache can hold comes back as it went
+ * in, the format's version is in the key, a record that is anything else (damaged, another format, another
+ * origin, another body limit, too large, an outcome of its writer's own policy) decodes to nothing, and one
+ * that decodes is trusted no further than the reader's own fetch (RFC 9309 §2.4).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -13,8 +14,10 @@ import {
   maxRecordChars,
   RECORD_FORMAT,
   recordKey,
+  trustedEntry,
   type SharedEntry,
 } from '../src/fetch/shared-record.js';
+import { CACHE_LIMITS } from '../src/fetch/cache-policy.js';
 
 const ORIGIN = 'https://example.com';
 const MAX_BYTES = 500_000;
@@ -134,17 +137,34 @@ describe('every entry the cache can hold comes back as it went in', () => {
     expect(roundTrip(stale)).toEqual(stale);
   });
 
+  it('a stale allow-all (a 4xx, then the site unreachable) with the refresh that failed', () => {
+    const allowing = verdictEntry('client-error', 404);
+    const stale: SharedEntry = {
+      ...allowing,
+      stale: true,
+      failures: 1,
+      refreshFailure: { reason: 'server-error', status: 503, at: 90_000 },
+    };
+    expect(roundTrip(stale)).toEqual(stale);
+  });
+
   it('random files and states', () => {
+    // ETags as a response's Headers give them: no whitespace at either end.
+    const etag = fc.option(
+      fc.string().map((text) => text.trim()),
+      { nil: undefined },
+    );
     fc.assert(
       fc.property(
         fc.uint8Array({ maxLength: 300 }),
-        fc.record({ fetchedAt: fc.nat(), lifetime: fc.nat(), failures: fc.nat(20), etag: fc.option(fc.string(), { nil: undefined }) }),
+        fc.record({ fetchedAt: fc.nat(), lifetime: fc.nat(), failures: fc.nat(20), etag }),
         (body, { fetchedAt, lifetime, failures, etag }) => {
           const entry = rulesEntry(body, { etag });
           const changed: SharedEntry = { ...entry, copy: { ...entry.copy, fetchedAt, etag }, expiresAt: fetchedAt + lifetime, failures };
           expect(roundTrip(changed)).toEqual(changed);
         },
       ),
+      { seed: 21, numRuns: 200 },
     );
   });
 });
@@ -210,6 +230,115 @@ describe('a record that is anything else decodes to nothing', () => {
   it('a body beside an outcome that has none', () => {
     const record = encodeRecord(ORIGIN, verdictEntry('server-error', 500), MAX_BYTES) as string;
     expect(decodeRecord(`${record}User-agent: *\nDisallow: /\n`, ORIGIN, MAX_BYTES)).toBeUndefined();
+  });
+});
+
+describe("an outcome of the writer's own policy is not shared", () => {
+  it('host-refused and redirect-refused (its allowHost, allowRedirect, or its fetch refusing an address) are not written', () => {
+    const refused = verdictEntry('server-error', 0);
+    const hostRefused: SharedEntry = {
+      ...refused,
+      copy: { ...refused.copy, facts: facts({ ...refused.copy.facts, reason: 'host-refused' }) },
+    };
+    expect(encodeRecord(ORIGIN, hostRefused, MAX_BYTES)).toBeUndefined();
+    const allowing = verdictEntry('client-error', 301);
+    const redirectRefused: SharedEntry = {
+      ...allowing,
+      copy: { ...allowing.copy, facts: facts({ ...allowing.copy.facts, reason: 'redirect-refused' }) },
+    };
+    expect(encodeRecord(ORIGIN, redirectRefused, MAX_BYTES)).toBeUndefined();
+    // Nor a stale entry standing in with such a copy.
+    const stale: SharedEntry = { ...redirectRefused, stale: true, failures: 1, refreshFailure: { reason: 'timeout', status: 0, at: 9 } };
+    expect(encodeRecord(ORIGIN, stale, MAX_BYTES)).toBeUndefined();
+  });
+
+  it('a record of one, or a refresh failure that unreachable() never records, decodes to nothing', () => {
+    const down = verdictEntry('server-error', 503);
+    const good = rulesEntry(bytes('User-agent: *\nDisallow: /x\n'));
+    const stale: SharedEntry = { ...good, stale: true, failures: 1, refreshFailure: { reason: 'timeout', status: 0, at: 100_000 } };
+    expect(decodeRecord(encodeRecord(ORIGIN, stale, MAX_BYTES) as string, ORIGIN, MAX_BYTES)).toEqual(stale);
+    const records = [
+      withHeader(down, (header) => ((header.facts as Record<string, unknown>).reason = 'host-refused')),
+      withHeader(verdictEntry('client-error', 301), (header) => ((header.facts as Record<string, unknown>).reason = 'redirect-refused')),
+      withHeader(stale, (header) => ((header.refreshFailure as Record<string, unknown>).reason = 'host-refused')),
+      withHeader(stale, (header) => ((header.refreshFailure as Record<string, unknown>).reason = 'ok')),
+      withHeader(stale, (header) => ((header.refreshFailure as Record<string, unknown>).reason = 'client-error')),
+    ];
+    for (const record of records) expect(decodeRecord(record, ORIGIN, MAX_BYTES), record).toBeUndefined();
+  });
+});
+
+describe('validators a request could not send are dropped', () => {
+  const entry = rulesEntry(bytes('User-agent: *\nDisallow: /private/\n'));
+  const withValidators = (etag: string, lastModified: string): SharedEntry | undefined =>
+    decodeRecord(
+      withHeader(entry, (header) => {
+        header.etag = etag;
+        header.lastModified = lastModified;
+        Object.assign(header.facts as Record<string, unknown>, { etag, lastModified });
+      }),
+      ORIGIN,
+      MAX_BYTES,
+    );
+
+  it('drops a line break, a NUL or another control character, a character over U+00FF, whitespace at either end; keeps any field value (RFC 9110 §5.5)', () => {
+    for (const bad of ['"x\ny"', '"x\r\nSet-Cookie: a=b"', '"\u0000"', '"\u007f"', '"€"', ' "v1"', '"v1"\t']) {
+      const decoded = withValidators(bad, bad);
+      expect(decoded, JSON.stringify(bad)).toBeDefined();
+      expect(decoded?.copy).toMatchObject({ etag: undefined, lastModified: undefined });
+      expect(decoded?.copy.facts).toMatchObject({ etag: undefined, lastModified: undefined });
+      expect(decoded?.copy.file).toEqual(entry.copy.file);
+    }
+    // Weak, obs-text, spaces inside, empty.
+    for (const good of ['W/"v1"', '"caf\u00e9"', 'Thu, 01 Jan 2026 00:00:00 GMT', '"a\tb"', '']) {
+      expect(withValidators(good, good)?.copy, JSON.stringify(good)).toMatchObject({ etag: good, lastModified: good });
+    }
+  });
+});
+
+describe("a record is trusted no further than the reader's own fetch", () => {
+  const NOW = 1_000_000_000_000;
+  const lifetimes = { min: 60_000, max: CACHE_LIMITS.maxLifetime };
+  const good = rulesEntry(bytes('User-agent: *\nDisallow: /x\n'));
+  const at = (fetchedAt: number, expiresAt: number, entry: SharedEntry = good): SharedEntry => ({
+    ...entry,
+    copy: { ...entry.copy, fetchedAt },
+    expiresAt,
+  });
+
+  it('a fetch in the future (a writer whose clock runs a year ahead) counts as made now, for at most maxLifetime', () => {
+    // What the reader would have given itself stays as it is.
+    const fresh = at(NOW - 1_000, NOW + 3_600_000);
+    expect(trustedEntry(fresh, NOW, lifetimes)).toEqual(fresh);
+    const ahead = at(NOW + 365 * 86_400_000, NOW + 366 * 86_400_000);
+    expect(trustedEntry(ahead, NOW, lifetimes)).toMatchObject({ copy: { fetchedAt: NOW }, expiresAt: NOW + 86_400_000 });
+    expect(trustedEntry(ahead, NOW, { min: 60_000, max: 600_000 }).expiresAt).toBe(NOW + 600_000);
+  });
+
+  it('an expiry past the lifetime counts from the fetch: 1e300, or long enough to expire already', () => {
+    expect(trustedEntry(at(NOW, 1e300), NOW, lifetimes).expiresAt).toBe(NOW + 86_400_000);
+    expect(trustedEntry(at(NOW - 2 * 86_400_000, NOW + 1_000), NOW, lifetimes).expiresAt).toBe(NOW - 86_400_000);
+  });
+
+  it('a back-off lasts at most the longest back-off, whatever maxLifetime', () => {
+    const down = verdictEntry('server-error', 503);
+    expect(trustedEntry(at(NOW, NOW + 86_400_000, down), NOW, lifetimes).expiresAt).toBe(NOW + CACHE_LIMITS.maxBackoff);
+  });
+
+  it('a stale copy: at most the longest back-off after its failure, and never past the stale limit from its fetch', () => {
+    const stale = (fetchedAt: number, failedAt: number): SharedEntry => ({
+      ...at(fetchedAt, 1e300),
+      stale: true,
+      failures: 3,
+      refreshFailure: { reason: 'timeout', status: 0, at: failedAt },
+    });
+    expect(trustedEntry(stale(NOW - 86_400_000, NOW), NOW, lifetimes).expiresAt).toBe(NOW + CACHE_LIMITS.maxBackoff);
+    expect(trustedEntry(stale(NOW - 86_400_000, NOW + 86_400_000), NOW, lifetimes)).toMatchObject({
+      refreshFailure: { at: NOW },
+      expiresAt: NOW + CACHE_LIMITS.maxBackoff,
+    });
+    const old = NOW - CACHE_LIMITS.staleLimit + 1_000;
+    expect(trustedEntry(stale(old, NOW), NOW, lifetimes).expiresAt).toBe(NOW + 1_000);
   });
 });
 

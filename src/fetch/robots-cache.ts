@@ -134,6 +134,7 @@ export class RobotsCache {
         leaseMs: 2 * this.settings.fetch.timeoutMs + 3 * store.timeoutMs + LEASE_MARGIN_MS,
         maxBytes: this.settings.fetch.maxBytes,
         now: this.now,
+        lifetimes: this.settings.lifetimes,
         profile: this.settings.fetch.profile,
       });
     }

@@ -31,7 +31,11 @@
  * robots.stats().store; // { hits: 0, misses: 0, writes: 0, errors: 0, fallbacks: 0, waits: 0, takeovers: 0, invalid: 0 }
  */
 export interface RobotsStore {
-  /** The value stored under `key`, or undefined when there is none (never written, or its lifetime ended). */
+  /**
+   * The value stored under `key`, or undefined when there is none (never written, or its lifetime ended). A
+   * store may bound what it reads (robotstxt-wasm/redis and robotstxt-wasm/cache-api do): a value over its
+   * bound is best answered as none, without transferring it, and the next write replaces it.
+   */
   get(key: string): Promise<string | undefined>;
   /** Stores `value` under `key`, replacing what was there, for `ttlMs` milliseconds (a whole number ≥ 1). */
   set(key: string, value: string, ttlMs: number): Promise<void>;
@@ -60,8 +64,14 @@ export interface RobotsStoreStats {
   readonly fallbacks: number;
   /** Local misses that waited for another process's fetch (its lease) instead of fetching. */
   readonly waits: number;
-  /** Leases taken over after their holder let them expire without storing a record (it died, or its write failed). */
+  /**
+   * Leases taken over after their holder let them go without storing a record (it died, its write failed, or
+   * its fetch ended in a refusal of its own host policy, which is not shared).
+   */
   readonly takeovers: number;
-  /** Records that did not decode (another format, damaged, too large): ignored and replaced, never used. */
+  /**
+   * Records that did not decode (another format, damaged, too large, an outcome of its writer's own host
+   * policy): ignored and replaced, never used.
+   */
   readonly invalid: number;
 }

@@ -6,8 +6,10 @@
  * Format 1: a JSON header, a line feed, then the body: its text when it is valid UTF-8 (almost every
  * robots.txt), else base64. The format's version is part of the key too, so that two versions of a crawler
  * in a rolling deploy each keep their own records. Decoding checks every field: a record that does not decode
- * is reported as invalid and never used.
+ * is reported as invalid and never used. A record that decodes is still another process's word, trusted no
+ * further than the reader's own fetch (trustedEntry).
  */
+import { CACHE_LIMITS, type LifetimeBounds } from './cache-policy.js';
 import type { Copy, Entry, FetchFacts } from './cache-transitions.js';
 import { outcomeOf, type RobotsFetchReason } from './outcome.js';
 import type { RefreshFailure } from './robots-cache-types.js';
@@ -27,6 +29,12 @@ export function leaseKey(origin: string): string {
 
 /** An entry as shared: what the cache keeps of a 2xx is its body, from which each process compiles. */
 export type SharedEntry = Entry<Uint8Array>;
+
+/**
+ * Outcomes of the writer's own policy (its allowHost or allowRedirect, or its fetch refusing an address), not
+ * of the site: a process with another policy would have fetched. Never written, and a record of one is invalid.
+ */
+const OWN_POLICY_REASONS: ReadonlySet<RobotsFetchReason> = new Set(['host-refused', 'redirect-refused']);
 
 /** The record's longest text beside the body: URLs, validators, Content-Type. */
 const MAX_HEADER_CHARS = 64 * 1024;
@@ -67,10 +75,11 @@ function bodyBytes(encoding: unknown, text: string): Uint8Array | undefined {
 /**
  * The record of `entry` for `origin`, as a cache reading `profile` keeps it (a profile decides what a fetch's
  * status means: Yandex's reads a 5xx as allowing everything): undefined when it would exceed maxRecordChars
- * (a header too large).
+ * (a header too large), or when the entry is an outcome of the cache's own policy.
  */
 export function encodeRecord(origin: string, entry: SharedEntry, maxBytes: number, profile: ProfileName = 'rfc9309'): string | undefined {
   const { copy } = entry;
+  if (OWN_POLICY_REASONS.has(copy.facts.reason)) return undefined;
   const body = copy.file === undefined ? undefined : bodyText(copy.file);
   const header = {
     format: RECORD_FORMAT,
@@ -133,8 +142,9 @@ function optional<T>(fields: Fields, name: string, read: (name: string) => T | u
   return value === undefined ? undefined : { value };
 }
 
-function isReason(value: string | undefined): value is RobotsFetchReason {
-  if (value === undefined) return false;
+/** A reason a record may hold: one of the site's, not of the writer's own policy. */
+function isSharedReason(value: string | undefined): value is RobotsFetchReason {
+  if (value === undefined || OWN_POLICY_REASONS.has(value as RobotsFetchReason)) return false;
   try {
     return outcomeOf(value as RobotsFetchReason) !== undefined;
   } catch {
@@ -142,10 +152,21 @@ function isReason(value: string | undefined): value is RobotsFetchReason {
   }
 }
 
+/**
+ * A validator as a request may send it back (If-None-Match, If-Modified-Since): a field value of RFC 9110
+ * §5.5 (visible ASCII and obs-text, spaces and tabs only inside), else undefined. fetch() throws on a line
+ * break, a NUL or a character over U+00FF (node:http on any control character) before sending anything: the
+ * revalidation would read as the site being unreachable, and its stale copy be served and shared.
+ */
+function validator(value: string | undefined): string | undefined {
+  if (value === undefined || !/^[\t\x20-\x7e\x80-\xff]*$/.test(value) || /^[\t ]|[\t ]$/.test(value)) return undefined;
+  return value;
+}
+
 function decodeFacts(fields: Fields | undefined, origin: string): FetchFacts | undefined {
   if (fields === undefined) return undefined;
   const reason = fields.string('reason');
-  if (!isReason(reason)) return undefined;
+  if (!isSharedReason(reason)) return undefined;
   const outcome = outcomeOf(reason);
   if (fields.string('outcome') !== outcome) return undefined;
   const status = fields.number('status');
@@ -193,8 +214,8 @@ function decodeFacts(fields: Fields | undefined, origin: string): FetchFacts | u
     looksLikeHtml,
     maxAge: maxAge.value,
     retryAfter: retryAfter.value,
-    etag: etag.value,
-    lastModified: lastModified.value,
+    etag: validator(etag.value),
+    lastModified: validator(lastModified.value),
   };
 }
 
@@ -204,7 +225,8 @@ function decodeRefreshFailure(fields: Fields): { value: RefreshFailure | undefin
   const reason = failure?.string('reason');
   const status = failure?.number('status');
   const at = failure?.number('at');
-  if (!isReason(reason) || status === undefined || at === undefined) return undefined;
+  // What unreachable() records: a failure that disallows everything.
+  if (!isSharedReason(reason) || outcomeOf(reason) !== 'disallow-all' || status === undefined || at === undefined) return undefined;
   return { value: { reason, status, at } };
 }
 
@@ -258,8 +280,39 @@ export function decodeRecord(record: string, origin: string, maxBytes: number, p
     // The body as fetched: its kept bytes, and one more when it was cut.
     if (file === undefined || file.length !== facts.bytes + (facts.truncated ? 1 : 0) || facts.bytes > maxBytes) return undefined;
   } else if (encoding !== 'none' || newline + 1 !== record.length) return undefined;
-  // A stale entry serves a good copy; any other entry's copy is what it says.
-  if (stale !== (refreshFailure.value !== undefined) || (stale && file === undefined)) return undefined;
-  const copy: Copy<Uint8Array> = { facts, file, fetchedAt, maxAge: maxAge.value, etag: etag.value, lastModified: lastModified.value };
+  // A stale entry serves a good copy (a file, or a 4xx's allow-all); any other entry's copy is what it says.
+  if (stale !== (refreshFailure.value !== undefined) || (stale && facts.outcome === 'disallow-all')) return undefined;
+  const copy: Copy<Uint8Array> = {
+    facts,
+    file,
+    fetchedAt,
+    maxAge: maxAge.value,
+    etag: validator(etag.value),
+    lastModified: validator(lastModified.value),
+  };
   return { copy, stale, expiresAt, failures, refreshFailure: refreshFailure.value };
+}
+
+/**
+ * `entry` as far as a reader whose clock says `now` and whose lifetimes are `lifetimes` trusts it: no further
+ * than its own fetch would have given (RFC 9309 §2.4). A writer's clock may run ahead, or a record be damaged
+ * into a time that still decodes; such times are clamped, not refused. Nothing was fetched after `now`; a
+ * definitive answer lasts at most `lifetimes.max` from its fetch, a back-off at most the longest back-off,
+ * and a stale copy at most the longest back-off from its failed refresh and the stale limit from its fetch.
+ */
+export function trustedEntry(entry: SharedEntry, now: number, lifetimes: LifetimeBounds): SharedEntry {
+  const { copy } = entry;
+  const fetchedAt = Math.min(copy.fetchedAt, now);
+  // A stale entry, and only one, has the refresh that failed (decodeRecord checks it).
+  const failure = entry.refreshFailure === undefined ? undefined : { ...entry.refreshFailure, at: Math.min(entry.refreshFailure.at, now) };
+  const until =
+    failure !== undefined
+      ? Math.min(failure.at + CACHE_LIMITS.maxBackoff, fetchedAt + CACHE_LIMITS.staleLimit)
+      : fetchedAt + (copy.facts.outcome === 'disallow-all' ? CACHE_LIMITS.maxBackoff : lifetimes.max);
+  return {
+    ...entry,
+    copy: { ...copy, fetchedAt },
+    expiresAt: Math.min(entry.expiresAt, until),
+    refreshFailure: failure,
+  };
 }

@@ -2,10 +2,12 @@
  * RobotsCache's second level: a store its fleet shares (src/fetch/robots-store.ts). This module makes the
  * store safe to lean on: every call has its own deadline (a Redis client that lost its server queues
  * commands and answers nothing), a failed store is left alone for a while and then tried again, records are
- * checked before use and bounded before writing, and nothing the store does reaches the cache's callers as
+ * checked before use (and their times trusted no further than this process's own fetch) and bounded before
+ * writing, and nothing the store does reaches the cache's callers as
  * an error: a call that cannot use the store is answered `UNAVAILABLE`, and the cache fetches by itself.
  */
-import { decodeRecord, encodeRecord, leaseKey, recordKey, type SharedEntry } from './shared-record.js';
+import type { LifetimeBounds } from './cache-policy.js';
+import { decodeRecord, encodeRecord, leaseKey, recordKey, trustedEntry, type SharedEntry } from './shared-record.js';
 import type { RobotsStore, RobotsStoreStats } from './robots-store.js';
 import type { ProfileName } from '../profile.js';
 
@@ -45,6 +47,8 @@ export interface SharedTierSettings {
   readonly maxBytes: number;
   /** The cache's clock, in which records' times are. */
   readonly now: () => number;
+  /** The cache's lifetimes: a record answers no longer than this process's own fetch would. */
+  readonly lifetimes: LifetimeBounds;
   /** The cache's profile: records are shared only between caches of one profile, which reads a fetch alike. */
   readonly profile: ProfileName;
 }
@@ -95,19 +99,24 @@ export class SharedTier {
   }
 
   /**
-   * The origin's record: its entry, undefined when there is none (or it is invalid: counted, and replaced
-   * by the next write), or UNAVAILABLE.
+   * The origin's record: its entry as this process trusts it, undefined when there is none (or it is
+   * invalid: counted, and replaced by the next write), or UNAVAILABLE.
    */
   async read(origin: string, countInvalid = true): Promise<SharedEntry | undefined | Unavailable> {
     const value = await this.call(() => this.store.get(recordKey(origin)));
     if (value === UNAVAILABLE || value === undefined) return value;
     if (typeof value !== 'string') return this.failed();
-    const entry = decodeRecord(value, origin, this.settings.maxBytes, this.settings.profile);
-    if (entry === undefined && countInvalid) this.counts.invalid++;
-    return entry;
+    const { maxBytes, profile, now, lifetimes } = this.settings;
+    const entry = decodeRecord(value, origin, maxBytes, profile);
+    if (entry !== undefined) return trustedEntry(entry, now(), lifetimes);
+    if (countInvalid) this.counts.invalid++;
+    return undefined;
   }
 
-  /** Stores the origin's entry for its lifetime and RECORD_GRACE_MS. An entry too large to share is not written. */
+  /**
+   * Stores the origin's entry for its lifetime and RECORD_GRACE_MS. An entry too large to share, or of this
+   * process's own policy (a host or redirect it refused), is not written.
+   */
   async write(origin: string, entry: SharedEntry): Promise<void> {
     const record = encodeRecord(origin, entry, this.settings.maxBytes, this.settings.profile);
     if (record === undefined) return;

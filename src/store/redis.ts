@@ -34,7 +34,8 @@ export interface RedisStoreOptions {
    * The longest value set() writes, in characters (String.length): a longer one rejects with a RangeError
    * and nothing is written. Default 1,048,576, above the longest record of a cache with the default
    * `maxBytes` (500 KiB: about 750,000 characters); a cache with a larger `maxBytes` needs about 4/3 of it
-   * plus 64 KiB.
+   * plus 64 KiB. It bounds get() too, before anything is transferred: a value over 3 × maxValueLength bytes
+   * (what that many characters take in UTF-8 at most) reads as absent, and the next write replaces it.
    */
   readonly maxValueLength?: number;
 }
@@ -44,6 +45,13 @@ const MAX_PREFIX_LENGTH = 256;
 const DEFAULT_MAX_VALUE_LENGTH = 1024 * 1024;
 /** The cache's keys are its format's version and an origin; an origin this long is no site's. */
 const MAX_KEY_LENGTH = 4096;
+
+/**
+ * GET within a bound, in the one round trip a GET takes: the value when it is at most ARGV[1] bytes, else
+ * its length (STRLEN reads no value), so that a damaged value of any size never crosses the network.
+ */
+const BOUNDED_GET_SCRIPT =
+  "local length = redis.call('STRLEN', KEYS[1]) if length > tonumber(ARGV[1]) then return length end return redis.call('GET', KEYS[1])";
 
 /** Deletes the lease only while the token that took it still holds it: a lease that expired may be another's. */
 const RELEASE_SCRIPT = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0";
@@ -110,9 +118,9 @@ function textReply(reply: unknown, command: string): string | null {
 }
 
 /**
- * A RobotsStore on Redis for RobotsCache's `store` option: GET, `SET key value PX ttl`, and leases by
- * `SET key token NX PX ttl`, given back by a compare-and-delete script. Keys are `prefix` and the cache's
- * key; values are bounded by `maxValueLength`.
+ * A RobotsStore on Redis for RobotsCache's `store` option: a GET bounded by a script, `SET key value PX ttl`,
+ * and leases by `SET key token NX PX ttl`, given back by a compare-and-delete script. Keys are `prefix` and
+ * the cache's key; values written and read are bounded by `maxValueLength`.
  *
  * @example
  * import { createClient } from 'redis';
@@ -125,11 +133,16 @@ export function redisStore(client: RedisClient, options: RedisStoreOptions = {})
   const send = commandEntry(client);
   const prefix = checkPrefix(options.prefix);
   const maxValueLength = checkMaxValueLength(options.maxValueLength);
+  // STRLEN counts UTF-8 bytes, maxValueLength UTF-16 units: one unit takes at most 3 bytes.
+  const maxReadBytes = String(3 * maxValueLength);
   const keyOf = (key: string): string => prefix + checkKey(key);
 
   return {
     async get(key) {
-      return textReply(await send(['GET', keyOf(key)]), 'GET') ?? undefined;
+      const reply = await send(['EVAL', BOUNDED_GET_SCRIPT, '1', keyOf(key), maxReadBytes]);
+      // The length of a value over the bound, which was not transferred.
+      if (typeof reply === 'number') return undefined;
+      return textReply(reply, 'GET') ?? undefined;
     },
 
     async set(key, value, ttlMs) {
