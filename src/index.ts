@@ -24,6 +24,7 @@ export { robotsLocation, type RobotsLocation } from './fetch/origin.js';
 export type { RobotsFetchReason, RobotsFetchResult, RobotsFetchRules, RobotsFetchVerdict, RobotsOutcome } from './fetch/outcome.js';
 export { CACHE_LIMITS } from './fetch/cache-policy.js';
 export { productToken } from './fetch/product-token.js';
+export { productTokens } from './fetch/product-token.js';
 export type { AbortSignalInput, AbortSignalShape, BodyStreamShape, FetchInit, ResponseShape, URLInput, UrlShape } from './api/web-types.js';
 export { RobotsCache } from './fetch/robots-cache.js';
 export {

@@ -1,9 +1,11 @@
 /**
- * productToken(): the robots.txt product token a crawler's User-Agent header names (RFC 9309 §2.2.1;
- * the header's grammar is RFC 9110 §10.1.5). The headers are the ones the crawlers' operators publish.
+ * productToken() and productTokens(): the robots.txt product token a crawler's User-Agent header names, and
+ * every one it names (RFC 9309 §2.2.1; the header's grammar is RFC 9110 §10.1.5, repeated header lines
+ * joined by `, ` §5.3). The headers are the ones the crawlers' operators publish. test/gate-names.test.ts
+ * holds both to an independent reading under random headers.
  */
 import { describe, expect, it } from 'vitest';
-import { productToken } from '../src/fetch/product-token.js';
+import { MAX_PRODUCT_TOKENS, MAX_USER_AGENT_LENGTH, productToken, productTokens } from '../src/fetch/product-token.js';
 import { parseRobotsTxt } from '../src/platform/inline.js';
 
 function expectToken(headers: readonly string[], token: string | undefined): void {
@@ -269,6 +271,21 @@ describe('productToken: what is not a crawler name', () => {
     expectToken(['Mozilla/5.0 (a comment with \\) inside) ExampleBot/1.0'], 'ExampleBot');
   });
 
+  it('reads on after a ( that nothing closes, as products: it opens no comment', () => {
+    expectToken(['Mozilla/5.0 (x ExampleBot/1.0', 'Mozilla/5.0 (compatible (x) ExampleBot/1.0 y'], 'ExampleBot');
+    // A header cut short is read word by word too: its platform's words are names then.
+    expectToken(['Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P'], 'Nexus');
+  });
+
+  it('reads a comment that holds a comma word by word, where one header line may end and the next begin', () => {
+    expectToken(
+      ['Mozilla/5.0 (, ExampleBot/1.0 x)', 'Mozilla/5.0 (x ExampleBot/1.0, y)', 'Mozilla/5.0 (a (b, c) ExampleBot/1.0 d)'],
+      'ExampleBot',
+    );
+    // Without a comma a comment of several words is still a description.
+    expectToken(['Mozilla/5.0 (x ExampleBot/1.0 y)'], undefined);
+  });
+
   it('returns undefined for an empty header or one with nothing but delimiters and links', () => {
     expectToken(['', '   ', '\t', '()', '(;;,)', ')(', '; ; ;', '(+https://example.com/bot)'], undefined);
   });
@@ -306,5 +323,106 @@ describe('productToken: bad input', () => {
     expect(productToken(`Mozilla/5.0 ${'('.repeat(N)}compatible; ExampleBot/1.0${')'.repeat(N)}`)).toBe('ExampleBot');
     expect(productToken('(x'.repeat(N))).toBeUndefined();
     expect(productToken('\\('.repeat(N))).toBeUndefined();
+  });
+});
+
+describe('productTokens: every name a header holds', () => {
+  const FRIEND_FIRST = [
+    // Two names, one after the other, as products and as comment entries
+    'FriendlyBot/3.0 ExampleBot/1.0',
+    'Mozilla/5.0 (compatible; FriendlyBot/3.0; ExampleBot/1.0)',
+    'FriendlyBot/3.0 (compatible; ExampleBot/1.0; +https://example.com/bot)',
+    'Mozilla/5.0 (compatible; FriendlyBot/3.0) AppleWebKit/537.36 (KHTML, like Gecko; compatible; ExampleBot/1.0)',
+  ];
+
+  it('returns every name in header order, the first being productToken()', () => {
+    for (const header of FRIEND_FIRST) {
+      expect(productTokens(header), header).toEqual(['FriendlyBot', 'ExampleBot']);
+      expect(productToken(header), header).toBe('FriendlyBot');
+    }
+  });
+
+  it('skips what productToken() skips: browsers, engines, platforms, descriptions, links, language tags', () => {
+    expect(
+      productTokens('Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/138.0.0.0 Safari/537.36'),
+    ).toEqual([]);
+    expect(productTokens('Opera/9.80 (Windows NT 6.0; U; en) Presto/2.2.15 Version/10.10')).toEqual([]);
+    expect(
+      productTokens(
+        'Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/W.X.Y.Z Mobile Safari/537.36 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
+      ),
+    ).toEqual(['Googlebot']);
+    expect(productTokens('Mozilla/5.0 (compatible; archive.org_bot +http://archive.org/details/archive.org_bot; en-US; rv:1.0)')).toEqual([
+      'archive',
+    ]);
+    expect(productTokens('')).toEqual([]);
+  });
+
+  it('names each crawler once, spelled as it first appears, whatever the case of the others', () => {
+    expect(productTokens('ExampleBot/1.0 (compatible; examplebot/2.0; EXAMPLEBOT) FriendlyBot/3.0 ExampleBot/1.0')).toEqual([
+      'ExampleBot',
+      'FriendlyBot',
+    ]);
+  });
+
+  // RFC 9110 §5.3: repeated lines arrive joined by ", " (Headers.get() joins them so)
+  it('reads repeated User-Agent lines joined by ", ": no line hides the next, whatever its parentheses', () => {
+    const joined = (...lines: string[]): string[] => productTokens(lines.join(', '));
+    const CRAWLER = 'Mozilla/5.0 (compatible; ExampleBot/1.0; +https://example.com/bot)';
+    for (const first of [
+      'FriendlyBot/3.0',
+      'FriendlyBot/3.0 (',
+      'FriendlyBot/3.0 (x',
+      'FriendlyBot/3.0 (compatible; x',
+      'FriendlyBot/3.0 )',
+      'FriendlyBot/3.0 ((',
+      'FriendlyBot/3.0 (\\',
+    ]) {
+      for (const second of ['ExampleBot/1.0', 'ExampleBot/1.0 x)', 'Mozilla/5.0 ExampleBot/1.0', 'x ExampleBot/1.0 y)', CRAWLER]) {
+        expect(joined(first, second), `${first} | ${second}`).toEqual(['FriendlyBot', 'ExampleBot']);
+      }
+    }
+    expect(joined(CRAWLER, CRAWLER)).toEqual(['ExampleBot']);
+    // A browser's own comma stays inside its comment: two browsers name nothing.
+    const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
+    expect(joined(BROWSER, BROWSER)).toEqual([]);
+  });
+
+  it('reads on after a ( that nothing closes and past a ) that closes nothing', () => {
+    expect(productTokens('FriendlyBot/3.0 (x ExampleBot/1.0 y')).toEqual(['FriendlyBot', 'ExampleBot']);
+    expect(productTokens('FriendlyBot/3.0 ((compatible) ExampleBot/1.0')).toEqual(['FriendlyBot', 'ExampleBot']);
+    expect(productTokens('FriendlyBot/3.0 ) ExampleBot/1.0 ) (OtherBot/2.0)')).toEqual(['FriendlyBot', 'ExampleBot', 'OtherBot']);
+    expect(productTokens(`${')'.repeat(1000)}FriendlyBot/3.0 ${'('.repeat(1000)}ExampleBot/1.0`)).toEqual(['FriendlyBot', 'ExampleBot']);
+  });
+});
+
+describe('productTokens: bounds', () => {
+  it(`reads headers of up to ${MAX_USER_AGENT_LENGTH} characters, and refuses a longer one with a RangeError, unread`, () => {
+    const padded = (length: number): string => 'ExampleBot/1.0'.padEnd(length, ' ');
+    expect(productTokens(padded(MAX_USER_AGENT_LENGTH))).toEqual(['ExampleBot']);
+    expect(() => productTokens(padded(MAX_USER_AGENT_LENGTH + 1))).toThrow(
+      new RangeError('This User-Agent header has 8193 characters; at most 8192 are read.'),
+    );
+    expect(() => productTokens(padded(128 * 1024))).toThrow(RangeError);
+  });
+
+  it(`returns up to ${MAX_PRODUCT_TOKENS} distinct names, and refuses a header naming more with a RangeError`, () => {
+    const names = (count: number): string[] =>
+      Array.from({ length: count }, (_, i) => `Bot${String.fromCharCode(65 + (i % 26))}${String.fromCharCode(65 + Math.floor(i / 26))}`);
+    expect(productTokens(names(MAX_PRODUCT_TOKENS).join(' '))).toEqual(names(MAX_PRODUCT_TOKENS));
+    // The same names again are no new names.
+    expect(productTokens([...names(MAX_PRODUCT_TOKENS), ...names(MAX_PRODUCT_TOKENS)].join(' '))).toHaveLength(MAX_PRODUCT_TOKENS);
+    expect(() => productTokens(names(MAX_PRODUCT_TOKENS + 1).join(' '))).toThrow(
+      new RangeError('This User-Agent header names more than 32 crawlers; at most 32 are read.'),
+    );
+    // 64 KB of distinct tokens is refused for its length; 8 KB of them, at the 33rd name.
+    expect(() => productTokens(names(650).join(' '))).toThrow(/names more than 32 crawlers/);
+  });
+
+  it('throws a TypeError that says what to pass for a non-string', () => {
+    for (const value of [undefined, null, 42, {}, ['Googlebot'], new Uint8Array(4)]) {
+      expect(() => productTokens(value as unknown as string), String(value)).toThrow(TypeError);
+    }
+    expect(() => productTokens(42 as unknown as string)).toThrow(/productTokens\(\) expects the User-Agent header as a string, got number/);
   });
 });

@@ -26,6 +26,7 @@ import {
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { recordKey } from '../src/fetch/shared-record.js';
 import { closeServers, redirect, startServer, text, type TestServer } from './support/http-server.js';
+import { GATE_PATHS, GATE_ROBOTS, gateVerdict, vocabularyHeader } from './support/user-agent-oracle.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const MODULE_RULES: MiniflareOptions['modulesRules'] = [
@@ -807,10 +808,82 @@ describe('the example gate (examples/worker), as wrangler bundles it', () => {
       expect(await status([BROWSER, BROWSER])).toBe(200);
       const refused = await send(gateDoor, '/private', { headers: { 'user-agent': ['FriendlyBot/3.0', CRAWLER] } });
       expect(refused.body).toContain('Crawler: ExampleBot\n');
-      // A header naming more crawlers than the gate checks one by one is refused.
-      const many = Array.from({ length: 9 }, (_, i) => `Bot${String.fromCharCode(65 + i)}/1.0`);
-      expect(await status(many)).toBe(403);
-      expect((await send(gateDoor, '/public', { headers: { 'user-agent': many } })).status).toBe(403);
+    });
+
+    it('a crawler that names a friend first is decided too: an open (, a space, a comment, a repeated line hide nothing', async () => {
+      const { door: gateDoor, site } = await door();
+      const answer = async (userAgent: string | string[]): Promise<Answer> =>
+        send(gateDoor, '/private', { headers: { 'user-agent': userAgent } });
+      const attacks: Array<string | string[]> = [
+        // Joined as `FriendlyBot/3.0 (, ExampleBot/1.0`: the open ( once hid the comma, and the gate decided for FriendlyBot alone.
+        ['FriendlyBot/3.0 (', 'ExampleBot/1.0'],
+        ['FriendlyBot/3.0 (x', 'Mozilla/5.0 ExampleBot/1.0'],
+        // A ) in the second line closing the first line's (: the comment holds the comma, so it is read word by word.
+        ['FriendlyBot/3.0 (', 'ExampleBot/1.0 x)'],
+        ['FriendlyBot/3.0 (\\', 'ExampleBot/1.0 x)'],
+        ['FriendlyBot/3.0 )', 'ExampleBot/1.0'],
+        // Two names in one line, by a space or in one comment; ExampleBot once decided on the first name only.
+        'FriendlyBot/3.0 ExampleBot/1.0',
+        'Mozilla/5.0 (compatible; FriendlyBot/3.0; ExampleBot/1.0)',
+        'FriendlyBot/3.0 (x ExampleBot/1.0 y',
+        // Three lines, the crawler last.
+        ['FriendlyBot/3.0', 'FriendlyBot/3.0 (compatible', CRAWLER],
+      ];
+      for (const userAgent of attacks) {
+        const refused = await answer(userAgent);
+        expect(refused.status, JSON.stringify(userAgent)).toBe(403);
+        expect(refused.body, JSON.stringify(userAgent)).toContain('Crawler: ExampleBot\n');
+      }
+      // FriendlyBot alone, however its header is cut or repeated, still gets the page.
+      for (const userAgent of [
+        'FriendlyBot/3.0 (',
+        'FriendlyBot/3.0 )',
+        ['FriendlyBot/3.0 (', 'FriendlyBot/3.0'],
+        'Mozilla/5.0 (compatible; FriendlyBot/3.0)',
+      ]) {
+        expect(await answer(userAgent), JSON.stringify(userAgent)).toMatchObject({ status: 200, body: 'private page' });
+      }
+      expect(site.count('/private')).toBe(4);
+    });
+
+    it('a header too long or naming too many crawlers to decide for each is refused, on any path', async () => {
+      const { door: gateDoor, site } = await door();
+      const names = (count: number): string[] =>
+        Array.from({ length: count }, (_, i) => `Bot${i.toString(26).replace(/\d/g, (d) => 'qrstuvwxyz'[Number(d)] ?? '')}`);
+      const status = async (path: string, userAgent: string | string[]): Promise<Answer> =>
+        send(gateDoor, path, { headers: { 'user-agent': userAgent } });
+      // 32 distinct crawlers are decided one by one: none is refused /public.
+      expect(new Set(names(33).map((name) => name.toLowerCase())).size).toBe(33);
+      expect((await status('/public', names(32).join(' '))).status).toBe(200);
+      const many = await status('/public', names(33));
+      expect(many.status).toBe(403);
+      expect(many.body).toBe('Not for crawlers.\n\nThis User-Agent header names more than 32 crawlers; at most 32 are read.\n');
+      const long = await status('/public', `ExampleBot/1.0 ${'+'.repeat(8192)}`);
+      expect(long.status).toBe(403);
+      expect(long.body).toContain('This User-Agent header has 8207 characters; at most 8192 are read.\n');
+      // 64 KB of distinct tokens: refused for its length, unread.
+      expect((await status('/public', names(8000).join(' '))).status).toBe(403);
+      expect(site.count('/public')).toBe(1);
+    });
+
+    it('answers as the strictest verdict over every name the lines hold, for random lines and paths (property)', async () => {
+      const site = await startServer({ '/robots.txt': text(GATE_ROBOTS) });
+      for (const path of GATE_PATHS) site.route(path, text('served'));
+      const { door: gateDoor } = await gate(site, { EXEMPT_AGENTS: 'OtherBot' });
+      const exempt = new Set(['otherbot']);
+      // HTTP trims a field line's surrounding whitespace (RFC 9110 §5.5); a line left empty is not sent.
+      const lines = fc
+        .array(vocabularyHeader(12), { minLength: 1, maxLength: 3 })
+        .map((parts) => parts.map((part) => part.replace(/^[ \t]+|[ \t]+$/g, '')).filter((part) => part !== ''));
+      await fc.assert(
+        fc.asyncProperty(lines, fc.constantFrom(...GATE_PATHS), async (userAgents, path) => {
+          const verdict = gateVerdict(userAgents.join(', '), path, exempt);
+          const answer = await send(gateDoor, path, { headers: userAgents.length === 0 ? {} : { 'user-agent': userAgents } });
+          expect(answer.status, `${JSON.stringify(userAgents)} ${path}`).toBe(verdict === undefined ? 200 : 403);
+          if (verdict !== undefined && verdict !== 'refused') expect(answer.body).toContain(`Crawler: ${verdict}\n`);
+        }),
+        { seed: 0x9a7e, numRuns: 60 },
+      );
     });
 
     it('HEAD, GET and POST are decided alike', async () => {

@@ -148,6 +148,127 @@ function entryToken(text: string, start: number, end: number): string | undefine
   return tokenOf(text.slice(firstStart, firstEnd));
 }
 
+const BACKSLASH = 0x5c;
+const OPEN = 0x28;
+const CLOSE = 0x29;
+const SEMICOLON = 0x3b;
+const COMMA = 0x2c;
+/** Past the last character: ends the last segment. */
+const END = -1;
+
+/** A `(` that a later `)` closes: only such a `(` opens a comment. */
+const CLOSED = 1;
+/**
+ * A comment that holds a `,` (quoted or not, in it or in a comment nested in it). Repeated header lines
+ * arrive joined by `, ` (RFC 9110 §5.3; `Headers.get()` joins them so), and a comment can then begin in one
+ * line and end in the next: it is read word by word, so that neither line's names are taken for a description.
+ */
+const HOLDS_COMMA = 2;
+
+/**
+ * What each `(` of `text` opens, in order of appearance: `CLOSED`, with `HOLDS_COMMA`, or 0 for a `(` that
+ * nothing closes. A `)` closes the last `(` still open; one with none open closes nothing. Inside parentheses
+ * a `\` makes the next character text (RFC 9110 §5.6.5's quoted-pair), exactly as readTokens() reads it, so
+ * that both see the same parentheses.
+ */
+function parentheses(text: string): number[] {
+  const kinds: number[] = [];
+  // Indices into `kinds` of the `(` still open, innermost last.
+  const open: number[] = [];
+  const mark = (at: number, flag: number): void => {
+    kinds[at] = (kinds[at] ?? 0) | flag;
+  };
+  const length = text.length;
+  for (let i = 0; i < length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === OPEN) {
+      open.push(kinds.length);
+      kinds.push(0);
+      continue;
+    }
+    const innermost = open.at(-1);
+    if (innermost === undefined) continue;
+    if (c === BACKSLASH && i + 1 < length) {
+      i++;
+      if (text.charCodeAt(i) === COMMA) mark(innermost, HOLDS_COMMA);
+    } else if (c === COMMA) {
+      mark(innermost, HOLDS_COMMA);
+    } else if (c === CLOSE) {
+      open.pop();
+      mark(innermost, CLOSED);
+      const outer = open.at(-1);
+      if (outer !== undefined && ((kinds[innermost] ?? 0) & HOLDS_COMMA) !== 0) mark(outer, HOLDS_COMMA);
+    }
+  }
+  return kinds;
+}
+
+/**
+ * Reads `text` left to right and hands each crawler name it finds to `found`, in header order, until
+ * `found` returns true. Two ways to read a stretch of the header:
+ * - word by word, as products: outside comments, inside a `(` that nothing closes, and inside a comment
+ *   that holds a comma; every word whitespace, `(`, `)`, `;` or `,` ends is looked at alone.
+ * - by entries, inside any other comment: the text between `(`, `)`, `;` and `,` is one entry
+ *   (entryToken()), so that a description of several words (`Nexus 5X Build/MMB29P`) names nothing.
+ * A `(` left open thus hides nothing after it, and a `)` with nothing open closes nothing. Each character
+ * is read twice (here and in parentheses()) and each segment once more: linear in the header's length,
+ * whatever it holds; nesting is counted, never recursed into.
+ */
+function readTokens(text: string, found: (token: string) => boolean): void {
+  const kinds = parentheses(text);
+  const length = text.length;
+  let nextOpen = 0;
+  // Parentheses open, closed later or not: inside any of them a `\` quotes the next character.
+  let open = 0;
+  // Comments open: parentheses that a `)` closes later.
+  let comments = 0;
+  // The depth of the outermost open comment that holds a comma (0 for none): inside it, words.
+  let wordsFrom = 0;
+  let quoted = false;
+  let segmentStart = 0;
+  for (let i = 0; i <= length; i++) {
+    const c = i < length ? text.charCodeAt(i) : END;
+    const isQuoted = quoted;
+    quoted = false;
+    if (!isQuoted && c === BACKSLASH && open > 0 && i + 1 < length) {
+      quoted = true;
+      continue;
+    }
+    const byWords = comments === 0 || wordsFrom !== 0;
+    const delimiter = c === END || c === OPEN || c === CLOSE || c === SEMICOLON || c === COMMA || (byWords && isSpace(c));
+    // A quoted character is text in an entry; between words it still ends a word, but opens and closes nothing.
+    if (!delimiter || (isQuoted && !byWords)) continue;
+    if (i > segmentStart) {
+      const token = byWords ? tokenOf(text.slice(segmentStart, i)) : entryToken(text, segmentStart, i);
+      if (token !== undefined && found(token)) return;
+    }
+    segmentStart = i + 1;
+    if (isQuoted) continue;
+    if (c === OPEN) {
+      open++;
+      const kind = kinds[nextOpen++] ?? 0;
+      if ((kind & CLOSED) !== 0) {
+        comments++;
+        if (wordsFrom === 0 && (kind & HOLDS_COMMA) !== 0) wordsFrom = comments;
+      }
+    } else if (c === CLOSE && open > 0) {
+      // It closes the innermost `(` still open, which is a comment: a `(` that nothing closes is never the one.
+      open--;
+      if (wordsFrom === comments) wordsFrom = 0;
+      comments--;
+    }
+  }
+}
+
+function expectString(value: unknown, fn: string): asserts value is string {
+  if (typeof value !== 'string') {
+    throw new TypeError(
+      `${fn}() expects the User-Agent header as a string, got ${describe(value)}: ` +
+        `pass a header such as "Mozilla/5.0 (compatible; ExampleBot/1.2; +https://example.com/bot)"`,
+    );
+  }
+}
+
 /**
  * The robots.txt product token a crawler's `User-Agent` header names: the name site owners write in
  * `User-agent:` lines (RFC 9309 §2.2.1) to address that crawler.
@@ -158,10 +279,13 @@ function entryToken(text: string, start: number, end: number): string | undefine
  * `rv:140.0`, `en-US` …) and links (`+https://…`) are skipped; the first name left is returned, cut to
  * its leading run of letters, `_` and `-` as robots.txt cuts `User-agent:` values (`archive.org_bot` →
  * `archive`). A comment entry counts only when it is one word, optionally followed by a link; names of
- * one character are skipped. Runs in time linear in the header's length, whatever it holds.
+ * one character are skipped. A `(` that no `)` closes opens no comment, and a comment that holds a comma
+ * is read word by word like products (see productTokens()). Runs in time linear in the header's length,
+ * whatever it holds.
  *
  * Returns `undefined` when no name is left (an ordinary browser's header, or `''`). Throws a
- * `TypeError` when `userAgentHeader` is not a string.
+ * `TypeError` when `userAgentHeader` is not a string. To read every name a header holds, as a gate
+ * deciding for whoever is at the door must, use productTokens().
  *
  * @example
  * import { productToken } from 'robotstxt-wasm';
@@ -172,40 +296,75 @@ function entryToken(text: string, start: number, end: number): string | undefine
  * productToken('Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0'); // undefined
  */
 export function productToken(userAgentHeader: string): string | undefined {
-  if (typeof userAgentHeader !== 'string') {
-    throw new TypeError(
-      `productToken() expects the User-Agent header as a string, got ${describe(userAgentHeader)}: ` +
-        `pass a header such as "Mozilla/5.0 (compatible; ExampleBot/1.2; +https://example.com/bot)"`,
-    );
+  expectString(userAgentHeader, 'productToken');
+  let first: string | undefined;
+  readTokens(userAgentHeader, (token) => {
+    first = token;
+    return true;
+  });
+  return first;
+}
+
+/**
+ * The longest header productTokens() reads, in characters. Apache (`LimitRequestFieldSize`, 8,190 bytes)
+ * and nginx (`large_client_header_buffers`, 8 KB) refuse longer header lines by default, and no crawler's
+ * header comes near: a longer one is refused, never read in part.
+ */
+export const MAX_USER_AGENT_LENGTH = 8192;
+
+/**
+ * The most distinct names productTokens() returns. A crawler's header names one, rarely two; an app's
+ * (`[FBAN/FBIOS;FBAV/…;…]`) about a dozen. A header naming more is refused, never read in part.
+ */
+export const MAX_PRODUCT_TOKENS = 32;
+
+/**
+ * Every robots.txt product token a `User-Agent` header names, in header order, each once (compared
+ * without case, spelled as it first appears): what a server deciding for whoever is at the door must
+ * check, since a request may name a crawler that is allowed before one that is not.
+ *
+ * It reads as productToken() reads (the same browser, engine and platform names, links and language
+ * tags skipped; every product and every comment entry of one word looked at) and returns all the names
+ * instead of the first. Repeated `User-Agent` lines arrive joined by `, ` (RFC 9110 §5.3: `Headers.get()`
+ * joins them so), and no joining hides a name either line holds:
+ * - a `(` that no `)` closes opens no comment: what follows it is read word by word, as products;
+ * - a `)` with no `(` open closes nothing;
+ * - a comment that holds a comma (as a comment that one line opens and the next closes does) is read word
+ *   by word; in any other comment an entry of several words is a description and names nothing
+ *   (`(Linux; Nexus 5X Build/MMB29P)`).
+ *
+ * Bounded: a header over 8,192 characters is not read, and reading stops at the name after the 32nd
+ * distinct one. Either way it throws a `RangeError` that says which bound, rather than return some of the
+ * names: a caller that decides for every name refuses such a request. Linear in the header's length, each
+ * name deduplicated in O(1). Throws a `TypeError` when `userAgentHeader` is not a string.
+ *
+ * @example
+ * import { productTokens } from 'robotstxt-wasm';
+ *
+ * productTokens('Mozilla/5.0 (compatible; FriendlyBot/3.0; ExampleBot/1.0)'); // ['FriendlyBot', 'ExampleBot']
+ *
+ * // Two User-Agent lines, `FriendlyBot/3.0 (` and `ExampleBot/1.0`, as Headers.get() joins them:
+ * productTokens('FriendlyBot/3.0 (, ExampleBot/1.0'); // ['FriendlyBot', 'ExampleBot']
+ * productTokens('Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/138.0.0.0 Mobile Safari/537.36'); // []
+ */
+export function productTokens(userAgentHeader: string): string[] {
+  expectString(userAgentHeader, 'productTokens');
+  if (userAgentHeader.length > MAX_USER_AGENT_LENGTH) {
+    throw new RangeError(`This User-Agent header has ${userAgentHeader.length} characters; at most ${MAX_USER_AGENT_LENGTH} are read.`);
   }
-  const text = userAgentHeader;
-  const length = text.length;
-  // Comment depth is only counted, never recursed into: unbalanced or deeply nested parentheses
-  // cost nothing more than any other character.
-  let depth = 0;
-  let segmentStart = 0;
-  let i = 0;
-  while (i <= length) {
-    const c = i < length ? text.charCodeAt(i) : -1;
-    if (c === 0x5c && depth > 0 && i + 1 < length) {
-      // A quoted-pair inside a comment: the next character is text, not a delimiter.
-      i += 2;
-      continue;
+  const tokens: string[] = [];
+  const seen = new Set<string>();
+  readTokens(userAgentHeader, (token) => {
+    const key = token.toLowerCase();
+    if (seen.has(key)) return false;
+    if (seen.size === MAX_PRODUCT_TOKENS) {
+      throw new RangeError(
+        `This User-Agent header names more than ${MAX_PRODUCT_TOKENS} crawlers; at most ${MAX_PRODUCT_TOKENS} are read.`,
+      );
     }
-    const delimiter = c === -1 || c === 0x28 || c === 0x29 || c === 0x3b || c === 0x2c || (depth === 0 && isSpace(c));
-    if (!delimiter) {
-      i++;
-      continue;
-    }
-    if (i > segmentStart) {
-      // Outside comments a segment is a single word (whitespace ends it); inside, a whole entry.
-      const token = depth === 0 ? tokenOf(text.slice(segmentStart, i)) : entryToken(text, segmentStart, i);
-      if (token !== undefined) return token;
-    }
-    if (c === 0x28) depth++;
-    else if (c === 0x29 && depth > 0) depth--;
-    i++;
-    segmentStart = i;
-  }
-  return undefined;
+    seen.add(key);
+    tokens.push(token);
+    return false;
+  });
+  return tokens;
 }

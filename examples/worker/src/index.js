@@ -1,7 +1,7 @@
 /**
  * A robots gate in front of a site, as a Cloudflare Worker: robots.txt is advisory, and this makes it
- * enforceable for the crawlers that say who they are. A request whose User-Agent names a crawler (its
- * product token, as productToken() reads it) for a path the site's robots.txt disallows to that crawler gets
+ * enforceable for the crawlers that say who they are. A request whose User-Agent names a crawler (any of the
+ * product tokens productTokens() reads in it) for a path the site's robots.txt disallows to that crawler gets
  * 403 and the rule that decided; everything else (browsers, allowed paths, exempt crawlers, robots.txt
  * itself) passes through to the site unchanged. Configuration: wrangler.toml beside this file, README.md.
  *
@@ -9,11 +9,9 @@
  * URL, never resolved against it (`//other.example/x` would otherwise name another host, and the visitor's
  * cookies would go there), and the origin's redirects go back to the client instead of being followed.
  */
-import { productToken, RobotsCache } from 'robotstxt-wasm';
+import { RobotsCache } from 'robotstxt-wasm';
+import { crawlersAtTheDoor, firstRefusal } from './crawlers.js';
 import { pathReadings, readingsFromEnv } from './readings.js';
-
-/** A User-Agent header naming more crawlers than this is refused rather than checked name by name. */
-const MAX_NAMES = 8;
 
 /** The configuration, read and checked once per isolate: a bad one answers 500, never a request elsewhere. */
 let config;
@@ -95,28 +93,6 @@ function robotsCache() {
   return cache;
 }
 
-/**
- * The crawlers a User-Agent header names. Several `User-Agent` headers arrive joined by `, `, so the
- * header is cut at commas outside parentheses (a browser's `(KHTML, like Gecko)` stays whole) and each
- * part read by productToken(): a crawler cannot hide behind an exempt name sent first.
- */
-function crawlerNames(header) {
-  const names = [];
-  let depth = 0;
-  let start = 0;
-  for (let i = 0; i <= header.length; i++) {
-    const c = header.charCodeAt(i);
-    if (c === 0x28) depth++;
-    else if (c === 0x29 && depth > 0) depth--;
-    else if (i === header.length || (c === 0x2c && depth === 0)) {
-      const name = productToken(header.slice(start, i));
-      if (name !== undefined && !names.some((known) => known.toLowerCase() === name.toLowerCase())) names.push(name);
-      start = i + 1;
-    }
-  }
-  return names;
-}
-
 /** The same request, sent to the origin; a redirect comes back to the client, so no cookie follows it elsewhere. */
 function passThrough(request, upstream) {
   return fetch(new Request(upstream, request), { redirect: 'manual' });
@@ -161,32 +137,32 @@ export default {
     upstream.search = url.search;
     // robots.txt itself is for everyone to read (exactly this path: `/robots.txt/../x` is `/x` by now).
     if (url.pathname === '/robots.txt') return passThrough(request, upstream);
+    let names;
+    try {
+      names = crawlersAtTheDoor(request.headers.get('user-agent') || '', config.exempt);
+    } catch (error) {
+      // Too long, or naming too many crawlers, to decide for each: refused, never decided for some of them.
+      if (!(error instanceof RangeError)) throw error;
+      return refuse([config.blockMessage, '', error.message]);
+    }
     // A browser names no crawler.
-    const names = crawlerNames(request.headers.get('user-agent') || '').filter((name) => !config.exempt.has(name.toLowerCase()));
     if (names.length === 0) return passThrough(request, upstream);
-    if (names.length > MAX_NAMES) return refuse([config.blockMessage, '', `This User-Agent names more than ${MAX_NAMES} crawlers.`]);
     const cached = await robotsCache().get(config.origin);
     // 'allow-all': the site has no robots.txt (4xx). 'disallow-all': it could not be read (5xx, timeout):
     // the gate enforces the site's rules and invents none, so it lets the request through.
     if (cached.outcome !== 'rules') return passThrough(request, upstream);
     robots = cached.robots;
-    const targets = targetsOf(upstream, config.readings);
-    for (const name of names) {
-      // Every token that no group names shares one compile of the `*` rules: an attacker who sends a new
-      // name on every request compiles nothing new (at most once per name the file has, plus once).
-      const rules = robots.forAgent(name);
-      for (const target of targets) {
-        const verdict = rules.explain(target);
-        if (verdict.allowed) continue;
-        const lines = [
-          config.blockMessage,
-          '',
-          `Crawler: ${name}`,
-          `Rule: ${verdict.rule.kind}: ${verdict.rule.pattern} (line ${verdict.line} of ${cached.robotsUrl})`,
-        ];
-        if (target !== upstream) lines.push(`Path as the origin may read it: ${target.pathname}`);
-        return refuse(lines);
-      }
+    const refusal = firstRefusal(robots, names, targetsOf(upstream, config.readings));
+    if (refusal !== undefined) {
+      const { name, target, verdict } = refusal;
+      const lines = [
+        config.blockMessage,
+        '',
+        `Crawler: ${name}`,
+        `Rule: ${verdict.rule.kind}: ${verdict.rule.pattern} (line ${verdict.line} of ${cached.robotsUrl})`,
+      ];
+      if (target !== upstream) lines.push(`Path as the origin may read it: ${target.pathname}`);
+      return refuse(lines);
     }
     return passThrough(request, upstream);
   },
