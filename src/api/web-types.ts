@@ -63,7 +63,10 @@ export type AbortSignalInput = PlatformClass<'AbortSignal', AbortSignalShape>;
  */
 export interface FetchInit {
   readonly method: 'GET';
-  /** Always `'manual'`, except in browsers, which hide redirects from scripts: there `'follow'`. */
+  /**
+   * Always `'manual'`, except in browsers, which hide redirects from scripts: there `'follow'`, and only when
+   * neither `allowHost` nor `allowRedirect` is set (a policy must be asked before each request it governs).
+   */
   readonly redirect: 'manual' | 'follow';
   readonly headers: Record<string, string>;
   readonly signal: AbortSignalInput;

@@ -44,6 +44,10 @@ export interface FetchRobotsOptions {
    * refused hop ends as `allow-all` with `'redirect-refused'`, as allowRedirect's refusal does: the
    * site's robots.txt leads somewhere the crawler will not go. `publicHostsOnly` refuses the crawler's
    * own machine and network and the cloud's metadata endpoints. Default: every host is fetched.
+   *
+   * With either policy set, no request is sent that it was not asked about: a redirect the runtime hides
+   * (a browser's opaque redirect) is not followed, and a response a `fetch` reached by following redirects
+   * itself is read only when the policies allow its final URL; both end as `'redirect-refused'`.
    */
   readonly allowHost?: (url: URLInput) => boolean;
 }

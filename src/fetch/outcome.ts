@@ -25,7 +25,7 @@ export type RobotsOutcome = 'rules' | 'allow-all' | 'disallow-all';
  * | `'too-many-redirects'` | a sixth redirect: `'allow-all'` |
  * | `'redirect-loop'` | a redirect back to a URL already visited: `'allow-all'` |
  * | `'bad-redirect'` | a 3xx without a usable `Location` (missing, unparsable, not http(s)): `'allow-all'` |
- * | `'redirect-refused'` | the `allowRedirect` or `allowHost` option refused the next hop (or the `fetch` of that hop threw a `HostRefusedError`): `'allow-all'` |
+ * | `'redirect-refused'` | the `allowRedirect` or `allowHost` option refused the next hop, or the final URL of a `fetch` that followed redirects itself, or was set while the runtime hid a redirect's target (or the `fetch` of that hop threw a `HostRefusedError`): `'allow-all'` |
  * | `'not-200'` | the yandex profile: a final status other than 200 (2xx, 4xx, 429, 5xx alike), which Yandex reads as unrestricted access: `'allow-all'` |
  * | `'server-error'` | 5xx, or a status outside 200–599: `'disallow-all'` |
  * | `'rate-limited'` | 429: `'disallow-all'` |
