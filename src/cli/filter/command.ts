@@ -24,9 +24,10 @@ written, exactly as the library's rules.isAllowed(line) reads a string.
 
 Robots files:
   --agent NAME           the crawler's product token (required), e.g. ExampleBot
-  --robots-dir DIR       one robots.txt per host, named after the URL's host in lower case, shared by http
-                         and https; a port other than the scheme's default is added as _PORT
-                         (example.com_8080); for a default port, host_443 or host_80 is found too
+  --robots-dir DIR       one robots.txt per host, named after the URL's host as the URL parser reads it
+                         (lower case, punycode, no trailing dot), shared by http and https; a port other
+                         than the scheme's default is added as _PORT (example.com_8080); for a default
+                         port, host_443 or host_80 is found too
   --robots FILE          one robots.txt for every URL (then lines may be paths: /a/b?c)
   --fetch                fetch each host's robots.txt from the site (RFC 9309: redirects, 4xx allow all,
                          5xx and timeouts disallow all), once per host
@@ -61,9 +62,9 @@ Output:
   --workers N            worker threads (default: the number of cores); the output is the same bytes for any N.
                          With --fetch, the main thread fetches and the workers decide.
 
-Malformed lines (no http(s) URL or path where one is expected, no host where one is needed, lines over
-64 KiB, binary garbage) are counted, and written only with --emit all. Exit codes: 0 done; 2 usage or
-input errors (and --strict's malformed line).
+Malformed lines (no http(s) URL or path where one is expected, no host where one is needed, a host the
+URL parser refuses, lines over 64 KiB, binary garbage) are counted, and written only with --emit all.
+Exit codes: 0 done; 2 usage or input errors (and --strict's malformed line).
 
 Example:
   robotstxt filter --agent ExampleBot --robots-dir robots/ --annotate --emit all urls.txt.gz`;

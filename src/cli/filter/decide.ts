@@ -11,7 +11,7 @@ import type { AgentRules } from '../library.js';
 import type { FilterSettings } from './options.js';
 import type { HostRules, RobotsSource } from './robots-source.js';
 import { joined } from './joined.js';
-import { readUrlField, type UrlField } from './url-field.js';
+import { emptyField, readUrlField } from './url-field.js';
 import { decideLine, hostsOf, rulesOfField, type BatchResult, type Decision, type Verdict } from './line-verdict.js';
 import { lineScannerFor, scanBatch } from './scanned.js';
 
@@ -52,7 +52,7 @@ export function decideBatch(batch: Uint8Array, settings: FilterSettings, source:
 
 /** decideBatch where the line scanner does not serve: rules shown, JSON or access log lines, no WebAssembly. */
 function decideLineByLine(batch: Uint8Array, settings: FilterSettings, source: RobotsSource): BatchResult {
-  const field: UrlField = { start: 0, end: 0, text: undefined, host: undefined, defaultPort: undefined };
+  const field = emptyField();
   const decision: Decision = { verdict: 'malformed', ruleLine: 0, rule: '' };
   const explain = settings.annotate || settings.output === 'jsonl';
   const groups = new Map<AgentRules, RangeGroup>();

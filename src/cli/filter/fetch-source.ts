@@ -1,21 +1,23 @@
 /**
  * `filter --fetch`: the robots.txt of every host a batch names, fetched from the site the RFC 9309 way
  * (fetchRobotsTxt: redirects, status rules, size limit, timeout) before the batch is decided, at most
- * `--concurrency` at a time, each host once per run. The bytes are kept for compiling (HandedSource) and,
- * with `--save-dir`, written in the `--robots-dir` layout for the next run: a 2xx file as it came, a 4xx
- * as an empty file (which allows everything, as the 4xx did); an unreachable site is not saved, since its
- * disallow-all is meant to last only until it answers again. A host the guard refuses (src/cli/host-guard.ts),
+ * `--concurrency` at a time, each host once per run, from the origin its host reading gives (./host-name.ts:
+ * a host the URL parser refuses is never fetched; its line is malformed). The bytes are kept for compiling
+ * (HandedSource) and, with `--save-dir`, written in the `--robots-dir` layout for the next run: a 2xx file as
+ * it came, a 4xx as an empty file (which allows everything, as the 4xx did); an unreachable site is not saved,
+ * since its disallow-all is meant to last only until it answers again. A host the guard refuses (src/cli/host-guard.ts),
  * at the first request or at a redirect, is counted, handed nothing (its lines follow --missing, as those
  * of a host with no robots.txt known) and never saved.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HostGuard } from '../host-guard.js';
-import { fetchRobotsTxt, type FetchInit, type ResponseShape } from '../library.js';
+import { fetchRobotsTxt, type FetchInit, type ResponseShape, type RobotsFetchResult } from '../library.js';
+import { printable } from '../report.js';
 import type { FilterSettings, RobotsSourceSetting } from './options.js';
 import type { FetchedVerdict } from './robots-source.js';
 import { withBody } from '../response-body.js';
-import { readUrlField, type UrlField } from './url-field.js';
+import { emptyField, readUrlField } from './url-field.js';
 
 type FetchSetting = Extract<RobotsSourceSetting, { kind: 'fetch' }>;
 
@@ -55,6 +57,11 @@ export interface RefusedHosts {
   readonly named: string[];
 }
 
+/** One line on stderr (no stack): the run goes on. */
+function note(text: string): void {
+  process.stderr.write(`robotstxt: note: ${printable(text)}\n`);
+}
+
 export class FetchResolver {
   readonly refused: RefusedHosts = { count: 0, named: [] };
   private readonly settled = new Set<string>();
@@ -84,7 +91,7 @@ export class FetchResolver {
 
   /** Fetches the robots.txt of every host of `batch` not fetched yet. */
   async prepare(batch: Uint8Array): Promise<void> {
-    const field: UrlField = { start: 0, end: 0, text: undefined, host: undefined, defaultPort: undefined };
+    const field = emptyField();
     const wanted = new Map<string, string>();
     for (let start = 0; start < batch.length;) {
       const newline = batch.indexOf(0x0a, start);
@@ -93,9 +100,10 @@ export class FetchResolver {
       if (
         readUrlField(batch, start, lineEnd, this.settings.shape, true, field) &&
         field.host !== undefined &&
+        field.origin !== undefined &&
         !this.settled.has(field.host)
       ) {
-        wanted.set(field.host, this.originOf(batch, field));
+        wanted.set(field.host, field.origin);
       }
       start = newline < 0 ? batch.length : newline + 1;
     }
@@ -106,27 +114,25 @@ export class FetchResolver {
     await Promise.all(Array.from({ length: Math.min(this.setting.concurrency, queue.length) }, next));
   }
 
-  /** The origin to fetch for a line's host: the URL's own scheme, host and port. */
-  private originOf(batch: Uint8Array, field: UrlField): string {
-    const url = field.text ?? new TextDecoder().decode(batch.subarray(field.start, field.end));
-    try {
-      return new URL(url).origin;
-    } catch {
-      // An access log's path: its vhost, over http.
-      return `http://${(field.host as string).replace(/_(\d+)$/, ':$1')}`;
-    }
-  }
-
   private async resolve(host: string, origin: string): Promise<void> {
     this.settled.add(host);
-    const result = await fetchRobotsTxt(origin, {
-      userAgent: this.setting.userAgent,
-      timeoutMs: this.setting.timeoutMs,
-      profile: this.settings.profile,
-      maxBytes: this.settings.maxRobotsBytes,
-      fetch: this.fetch,
-      allowHost: this.guard.allowHost,
-    });
+    let result: RobotsFetchResult;
+    try {
+      result = await fetchRobotsTxt(origin, {
+        userAgent: this.setting.userAgent,
+        timeoutMs: this.setting.timeoutMs,
+        profile: this.settings.profile,
+        maxBytes: this.settings.maxRobotsBytes,
+        fetch: this.fetch,
+        allowHost: this.guard.allowHost,
+      });
+    } catch (error) {
+      // It throws only for a URL or an option it refuses, which the host reading and the options rule out; should
+      // one still come, the host is one that could not be fetched (RFC 9309 §2.3.1.4), not the end of the run.
+      note(`${origin}/robots.txt could not be fetched (${(error as Error).message}): its lines are disallowed, as an unreachable site's`);
+      this.hand(host, 'disallow-all');
+      return;
+    }
     // The only refusals here are the guard's: allowRedirect is not set.
     if (result.reason === 'host-refused' || result.reason === 'redirect-refused') {
       this.refused.count++;

@@ -7,6 +7,7 @@ import { HOST_OPTIONS, readHostPolicy, type HostPolicy } from '../host-guard.js'
 import type { ProfileName } from '../library.js';
 import { PROFILES } from '../report.js';
 import { oneOf, readArguments, UsageError, wholeNumber } from '../usage.js';
+import { readVhost } from './host-name.js';
 
 export type Emit = 'allowed' | 'disallowed' | 'all';
 export type MissingPolicy = 'allow' | 'disallow';
@@ -110,7 +111,10 @@ function shapeOf(values: OptionValues): InputShape {
   }
   if (format !== undefined) {
     if (format !== 'combined') throw new UsageError(`--format takes "combined" (Apache/nginx access logs), got ${JSON.stringify(format)}`);
-    return { kind: 'combined', host: (values.host as string | undefined)?.toLowerCase() };
+    const host = values.host as string | undefined;
+    if (host !== undefined && readVhost(host) === undefined)
+      throw new UsageError(`--host takes a host name, with a port if the site has one (www.example.com:8080), got ${JSON.stringify(host)}`);
+    return { kind: 'combined', host };
   }
   return { kind: 'line' };
 }
