@@ -1,12 +1,15 @@
 /**
  * How `robotstxt filter` reads a URL's host (src/cli/filter/host-name.ts) and names its robots.txt in a
- * --robots-dir / --save-dir folder, in this process. The host is read
+ * --robots-dir / --save-dir folder (src/cli/filter/robots-file-name.ts), in this process. The host is read
  * as the WHATWG URL parser reads it (https://url.spec.whatwg.org/#host-parsing): the shortcut for plain
- * names must agree with the parser on every authority.
+ * names must agree with the parser on every authority. The file name must be one every file system takes
+ * (https://learn.microsoft.com/en-us/windows/win32/fileio/naming-a-file) and never the same for two hosts.
  */
+import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readAuthority, readVhost } from '../src/cli/filter/host-name.js';
+import { robotsFileName } from '../src/cli/filter/robots-file-name.js';
 
 /** The reading the URL parser alone gives an authority: what readAuthority must give, shortcut or not. */
 function parsed(authority: string, secure: boolean): { key: string; defaultPort: string | undefined; origin: string } | undefined {
@@ -103,5 +106,77 @@ describe('a host is read as the URL parser reads it', () => {
     expect(readVhost('example.com:80')).toEqual({ key: 'example.com', defaultPort: '80', origin: 'http://example.com' });
     expect(readVhost('example.com:8443')).toEqual({ key: 'example.com_8443', defaultPort: undefined, origin: 'http://example.com:8443' });
     expect(readVhost('a/b')).toBeUndefined();
+  });
+});
+
+describe('a host’s file name', () => {
+  it.each(['example.com', 'example.com_8080', 'xn--bcher-kva.de', '127.0.0.1', 'a_b-c.d', 'console.example', 'com10', 'x'.repeat(200)])(
+    '%s, already safe, is its own name',
+    (key) => {
+      expect(robotsFileName(key)).toBe(key);
+    },
+  );
+
+  it.each([
+    ['[::1]_8080', '%5b%3a%3a1%5d_8080'],
+    ['a*b', 'a%2ab'],
+    ['a"b<c>d|e?f\\g/h', 'a%22b%3cc%3ed%7ce%3ff%5cg%2fh'],
+    ['nul.example', '%6eul.example'],
+    ['con', '%63on'],
+    ['aux_8080', 'aux_8080'],
+    ['com1.example_80', '%63om1.example_80'],
+    ['lpt9', '%6cpt9'],
+    ['example.com.', 'example.com%2e'],
+    ['.', '%2e'],
+    ['..', '.%2e'],
+    ['a%41', 'a%2541'],
+    ['Ab', '%41b'],
+    ['é\u0001', '%c3%a9%01'],
+  ])('%j is named %j', (key, name) => {
+    expect(robotsFileName(key)).toBe(name);
+  });
+
+  it('past 200 bytes: the first 182 (never half an escape), `%%` and 16 hex digits of the SHA-256 of the key', () => {
+    const key = `${'a'.repeat(250)}_8080`;
+    expect(robotsFileName(key)).toBe(`${'a'.repeat(182)}%%${createHash('sha256').update(key).digest('hex').slice(0, 16)}`);
+    // An escape that would be cut is left out whole.
+    expect(robotsFileName(`${'a'.repeat(181)}:${'b'.repeat(30)}`)).toMatch(/^a{181}%%[0-9a-f]{16}$/);
+    expect(robotsFileName(`${'a'.repeat(180)}:${'b'.repeat(30)}`)).toMatch(/^a{180}%%[0-9a-f]{16}$/);
+  });
+
+  it('is one every file system takes, and never the same for two hosts', () => {
+    const unit = fc.constantFrom(
+      'a',
+      'b',
+      '0',
+      '.',
+      '-',
+      '_',
+      ':',
+      '[',
+      ']',
+      '*',
+      '%',
+      'é',
+      'A',
+      '\u0000',
+      ' ',
+      'con',
+      'nul.',
+      'com1',
+      'x'.repeat(40),
+    );
+    const keys = fc.sample(fc.string({ unit, maxLength: 14 }), { seed: 0x5afe, numRuns: 20_000 });
+    const named = new Map<string, string>();
+    for (const key of keys) {
+      const name = robotsFileName(key);
+      expect(name.length, key).toBeLessThanOrEqual(200);
+      expect(name, key).toMatch(/^[a-z0-9._%-]*$/);
+      expect(name, key).not.toMatch(/^(?:con|prn|aux|nul|com\d|lpt\d)(?:\.|$)|\.$/i);
+      if (key !== '') expect(name).not.toBe('');
+      const before = named.get(name);
+      if (before !== undefined) expect(before).toBe(key);
+      named.set(name, key);
+    }
   });
 });

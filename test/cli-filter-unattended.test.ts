@@ -81,6 +81,145 @@ describe('no line stops a batch', () => {
   });
 });
 
+/** A server on `port` of 127.0.0.1 whose /robots.txt `route` answers; undefined when the port is taken. */
+function listenOn(port: number, route: (request: IncomingMessage, response: ServerResponse) => void): Promise<Server | undefined> {
+  return new Promise((resolve) => {
+    const server = createServer((request, response) => {
+      if (request.url === '/robots.txt') route(request, response);
+      else response.writeHead(404).end();
+    });
+    server.once('error', () => resolve(undefined));
+    server.listen(port, '127.0.0.1', () => {
+      ownServers.push(server);
+      resolve(server);
+    });
+  });
+}
+
+describe('--save-dir keeps each host’s own body', () => {
+  it('a host whose origin is a prefix of another’s (127.0.0.1:P and 127.0.0.1:P7) does not drop the other’s body', async () => {
+    // The slow site sends its headers, then waits for the third host's request, which the fast site's fetch
+    // (over by then: its worker takes the next host) comes to; the fast site answers once the slow one began.
+    let slowStarted!: () => void;
+    const slowBegun = new Promise<void>((resolve) => (slowStarted = resolve));
+    let thirdAsked!: () => void;
+    const thirdBegun = new Promise<void>((resolve) => (thirdAsked = resolve));
+    const slowBody = 'User-agent: *\nDisallow: /slow\n';
+    let fast: number | undefined;
+    let slow: number | undefined;
+    while (slow === undefined) {
+      const port = 1024 + Math.floor(Math.random() * 5500);
+      if ((await listenOn(port, (_request, response) => void answerFast(response))) === undefined) continue;
+      const longer = port * 10 + 7;
+      const server = await listenOn(longer, (_request, response) => {
+        response.writeHead(200, { 'content-type': 'text/plain' });
+        response.write(slowBody.slice(0, 14));
+        slowStarted();
+        void thirdBegun.then(() => response.end(slowBody.slice(14)));
+      });
+      if (server === undefined) continue;
+      fast = port;
+      slow = longer;
+    }
+    async function answerFast(response: ServerResponse): Promise<void> {
+      await slowBegun;
+      // Time for the slow site's headers to reach the command before this one's do.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      response.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nDisallow: /fast\n');
+    }
+    const third = await startServer({
+      '/robots.txt': (request, response) => {
+        thirdAsked();
+        text(RULES)(request, response);
+      },
+    });
+    const saved = join(work, 'prefix-saved');
+    const input = [
+      `http://127.0.0.1:${slow}/slow/x`,
+      `http://127.0.0.1:${fast}/fast/x`,
+      `${third.origin}/private`,
+      `http://127.0.0.1:${slow}/ok`,
+    ];
+    const result = await runOnTestNetwork(
+      [...FETCH, '--concurrency', '2', '--workers', '1', '--save-dir', saved],
+      {},
+      `${input.join('\n')}\n`,
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout.split('\n').slice(0, -1)).toEqual([
+      `${input[0]}\tdisallowed\t2\tdisallow: /slow`,
+      `${input[1]}\tdisallowed\t2\tdisallow: /fast`,
+      `${input[2]}\tdisallowed\t2\tdisallow: /private`,
+      `${input[3]}\tallowed\t0\t`,
+    ]);
+    expect(readFileSync(join(saved, `127.0.0.1_${slow}`), 'utf8')).toBe(slowBody);
+    expect(result.stderr).toMatch(/^saved: 3, symbolic links replaced: 0, could not be saved: 0$/m);
+  });
+});
+
+describe('saved files are safe', () => {
+  it('names every host so that a file system takes it (a 251-character host, a reserved name, `*`), and the folder replays', async () => {
+    const site = await startServer({ '/robots.txt': text(RULES) });
+    const long = ['a', 'b', 'c', 'd'].map((letter) => letter.repeat(62)).join('.');
+    const dns = { [long]: ['127.0.0.1'], 'nul.example': ['127.0.0.1'], 'a*b.example': ['127.0.0.1'] };
+    const hosts = [long, 'nul.example', 'a*b.example'];
+    const input = hosts.flatMap((host) => [`http://${host}:${site.port}/private/x`, `http://${host}:${site.port}/open`]).join('\n');
+    const saved = join(work, 'names-saved');
+    const result = await runOnTestNetwork([...FETCH, '--save-dir', saved], dns, `${input}\n`);
+    expect(result.code, result.stderr).toBe(0);
+    expect(verdicts(result)).toEqual(hosts.flatMap(() => ['disallowed', 'allowed']));
+    // As the README's folder layout says: past 200 bytes, the first 182, `%%` and 16 hex digits of the key's SHA-256.
+    const longKey = `${long}_${site.port}`;
+    const hashed = `${longKey.slice(0, 182)}%%${createHash('sha256').update(longKey).digest('hex').slice(0, 16)}`;
+    expect(readdirSync(saved).sort()).toEqual([hashed, `%6eul.example_${site.port}`, `a%2ab.example_${site.port}`].sort());
+    for (const name of readdirSync(saved)) expect(readFileSync(join(saved, name), 'utf8')).toBe(RULES);
+    const replay = await run(
+      ['filter', '--agent', 'ExampleBot', '--robots-dir', saved, '--missing', 'disallow', '--emit', 'all', '--annotate', '-q'],
+      input,
+    );
+    expect(replay.stdout).toBe(result.stdout);
+  });
+
+  it('replaces a symbolic link planted at a host’s name instead of writing through it, and says so', async () => {
+    const site = await startServer({ '/robots.txt': text(RULES) });
+    const saved = folder('link-saved');
+    const victim = join(work, 'victim.txt');
+    writeFileSync(victim, 'not yours\n');
+    symlinkSync(victim, join(saved, `127.0.0.1_${site.port}`));
+    const result = await runOnTestNetwork([...FETCH, '--save-dir', saved], {}, `${site.origin}/private\n`);
+    expect(result.code, result.stderr).toBe(0);
+    expect(readFileSync(victim, 'utf8')).toBe('not yours\n');
+    const file = join(saved, `127.0.0.1_${site.port}`);
+    expect(lstatSync(file).isSymbolicLink()).toBe(false);
+    expect(readFileSync(file, 'utf8')).toBe(RULES);
+    expect(readdirSync(saved)).toEqual([`127.0.0.1_${site.port}`]);
+    expect(result.stderr).toContain(`robotstxt: note: ${file} was a symbolic link: replaced by 127.0.0.1_${site.port}'s robots.txt`);
+    expect(result.stderr).toMatch(/^saved: 1, symbolic links replaced: 1, could not be saved: 0$/m);
+  });
+
+  it('a file that cannot be saved is said in one line and counted, and the run goes on', async () => {
+    const blocked = await startServer({ '/robots.txt': text(RULES) });
+    const other = await startServer({ '/robots.txt': text('User-agent: *\nDisallow: /\n') });
+    const saved = folder('blocked-saved');
+    // A folder where the host's file would go: nothing can be renamed over it.
+    mkdirSync(join(saved, `127.0.0.1_${blocked.port}`));
+    writeFileSync(join(saved, `127.0.0.1_${blocked.port}`, 'keep'), '');
+    const input = [`${blocked.origin}/private`, `${blocked.origin}/open`, `${other.origin}/x`].join('\n');
+    const result = await runOnTestNetwork([...FETCH, '--save-dir', saved, '--workers', '1'], {}, `${input}\n`);
+    expect(result.code, result.stderr).toBe(0);
+    expect(verdicts(result)).toEqual(['disallowed', 'allowed', 'disallowed']);
+    const notes = result.stderr.split('\n').filter((line) => line.startsWith('robotstxt: '));
+    expect(notes).toEqual([
+      expect.stringMatching(
+        new RegExp(`^robotstxt: note: 127\\.0\\.0\\.1_${blocked.port}'s robots\\.txt could not be saved in .* \\(E[A-Z]+\\)$`),
+      ),
+    ]);
+    expect(result.stderr).toMatch(/^saved: 1, symbolic links replaced: 0, could not be saved: 1$/m);
+    expect(readFileSync(join(saved, `127.0.0.1_${other.port}`), 'utf8')).toBe('User-agent: *\nDisallow: /\n');
+    expect(readdirSync(saved).sort()).toEqual([`127.0.0.1_${blocked.port}`, `127.0.0.1_${other.port}`].sort());
+  });
+});
+
 describe('a URL’s host is read as the URL parser reads it', () => {
   // fetch() of each of these asks example.com (or xn--bcher-kva.de) for /private, which its file disallows.
   const URLS = ['http://example.com./private', 'http://%65xample.com/private', 'HTTP://EXAMPLE.COM:80/private', 'http://bücher.de/private'];

@@ -27,14 +27,17 @@ Robots files:
   --robots-dir DIR       one robots.txt per host, named after the URL's host as the URL parser reads it
                          (lower case, punycode, no trailing dot), shared by http and https; a port other
                          than the scheme's default is added as _PORT (example.com_8080); for a default
-                         port, host_443 or host_80 is found too
+                         port, host_443 or host_80 is found too; other bytes than a-z 0-9 . - _ are
+                         written %xx, and names past 200 bytes end in %% and a hash (see the README)
   --robots FILE          one robots.txt for every URL (then lines may be paths: /a/b?c)
   --fetch                fetch each host's robots.txt from the site (RFC 9309: redirects, 4xx allow all,
                          5xx and timeouts disallow all), once per host
     --concurrency N      fetches at a time (default 16)
     --user-agent UA      the User-Agent header sent (default robotstxt-cli/0.1)
     --timeout MS         per fetch, in milliseconds (default 10000)
-    --save-dir DIR       write what was fetched in the --robots-dir layout, for the next run
+    --save-dir DIR       write what was fetched in the --robots-dir layout, for the next run (each file
+                         written whole and renamed into place: a symbolic link there is replaced, not
+                         followed; a file that cannot be written is said on stderr and counted)
     --allow-internal-hosts   fetch from internal hosts too: by default localhost, loopback, private,
                          link-local, CGNAT and unique-local addresses, private names and cloud metadata
                          endpoints are refused (as written and as resolved, at every redirect too),
@@ -191,6 +194,6 @@ export async function runFilter(args: readonly string[]): Promise<number> {
   } finally {
     await decider.close();
   }
-  tally.summary(resolver?.refused);
+  tally.summary(resolver);
   return EXIT_OK;
 }
