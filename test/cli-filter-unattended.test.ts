@@ -220,6 +220,43 @@ describe('saved files are safe', () => {
   });
 });
 
+describe('annotated output carries no control byte', () => {
+  const robots = folder('controls', {
+    'example.com': 'User-agent: *\nDisallow: /a\tb\nDisallow: /e\u001b[31m\nDisallow: /back\\slash\nDisallow: /del\u007f\n',
+  });
+  const SOURCE = ['filter', '--agent', 'ExampleBot', '--robots-dir', robots, '--emit', 'all', '-q'];
+  const lines = [
+    'https://example.com/a\tb/x',
+    'https://example.com/e\u001b[31m/x',
+    'https://example.com/back\\slash',
+    'https://example.com/del\u007f',
+    'https://example.com/ok\u0001\r',
+  ];
+
+  it('--annotate escapes TAB, CR, LF, ESC, other C0 bytes, DEL and the backslash in the URL and in the rule', async () => {
+    const result = await run([...SOURCE, '--annotate'], `${lines.join('\n')}\n`);
+    expect(result.stdout.split('\n')).toEqual([
+      'https://example.com/a\\tb/x\tdisallowed\t2\tdisallow: /a\\tb',
+      'https://example.com/e\\x1b[31m/x\tdisallowed\t3\tdisallow: /e\\x1b[31m',
+      'https://example.com/back\\\\slash\tdisallowed\t4\tdisallow: /back\\\\slash',
+      'https://example.com/del\\x7f\tdisallowed\t5\tdisallow: /del\\x7f',
+      'https://example.com/ok\\x01\tallowed\t0\t',
+      '',
+    ]);
+    expect(result.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+  });
+
+  it('with tab-separated fields (--field N), the line keeps its own TABs; jsonl carries the exact text; plain output is the input', async () => {
+    const fields = await run([...SOURCE, '--annotate', '--field', '2'], `id\t${lines[1]}\tz\n`);
+    expect(fields.stdout).toBe('id\thttps://example.com/e\\x1b[31m/x\tz\tdisallowed\t3\tdisallow: /e\\x1b[31m\n');
+    const jsonl = await run([...SOURCE, '--output-format', 'jsonl'], `${lines[1]}\n`);
+    expect(JSON.parse(jsonl.stdout)).toEqual({ url: lines[1], allowed: false, line: 3, rule: 'disallow: /e\u001b[31m' });
+    expect(jsonl.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
+    const plain = await run(SOURCE, `${lines.join('\n')}\n`);
+    expect(plain.stdout).toBe(`${lines.join('\n')}\n`);
+  });
+});
+
 describe('a URL’s host is read as the URL parser reads it', () => {
   // fetch() of each of these asks example.com (or xn--bcher-kva.de) for /private, which its file disallows.
   const URLS = ['http://example.com./private', 'http://%65xample.com/private', 'HTTP://EXAMPLE.COM:80/private', 'http://bücher.de/private'];

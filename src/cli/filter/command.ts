@@ -13,6 +13,7 @@ import { readFilterOptions, type FilterOptions } from './options.js';
 import { WorkerPool, type BatchDecider } from './pool.js';
 import { HandedSource, openSource, type FetchedVerdict } from './robots-source.js';
 import { Tally } from './progress.js';
+import { keepsTabs, tsvField } from './tsv.js';
 
 export const FILTER_HELP = `robotstxt filter: keep the URL lines a crawler may fetch.
 
@@ -58,7 +59,8 @@ Where the URL is:
 
 Output:
   --emit allowed|disallowed|all   which lines to write (default allowed); malformed lines only with all
-  --annotate             append TAB allowed|disallowed|malformed TAB the rule's line (0 for none) TAB the rule
+  --annotate             append TAB allowed|disallowed|malformed TAB the rule's line (0 for none) TAB the rule;
+                         the line and the rule are written with \\t \\r \\n \\\\ and \\xHH for control bytes
   --output-format lines|jsonl     jsonl: {"url","allowed","line","rule"} per line instead of the line
   --strict               a malformed line is an error (exit 2) that names its line number
   -q, --quiet            no progress and no summary on stderr
@@ -118,20 +120,39 @@ class Output {
   }
 }
 
+/** Where an overlong line's output stands between its segments. */
+interface OverlongState {
+  /** The last byte written, unannotated: whether the line ended with its newline. */
+  lastByte: number;
+  /** Annotated: a CR that ended the last segment, not written until the next says whether it ends the line. */
+  heldCr: boolean;
+}
+
+const ESCAPED_CR = tsvField(Uint8Array.of(0x0d));
+
 /** What a line too long to hold becomes in the output: the same as a shorter malformed line would. */
-function overlongOutput(segment: OverlongSegment, options: FilterOptions, lastByte: { value: number }): Uint8Array[] {
+function overlongOutput(segment: OverlongSegment, options: FilterOptions, state: OverlongState): Uint8Array[] {
   if (options.emit !== 'all') return [];
   if (options.output === 'jsonl') return segment.last ? [new TextEncoder().encode('{"url":null,"malformed":true}\n')] : [];
   const bytes = segment.bytes;
-  if (bytes.length > 0) lastByte.value = bytes[bytes.length - 1] as number;
-  if (!segment.last) return [bytes];
-  const endsLine = lastByte.value === 0x0a;
-  if (!options.annotate) return endsLine ? [bytes] : [bytes, Uint8Array.of(0x0a)];
-  // Annotated: the line without its ending, then the columns.
+  if (!options.annotate) {
+    if (bytes.length > 0) state.lastByte = bytes[bytes.length - 1] as number;
+    if (!segment.last) return [bytes];
+    return state.lastByte === 0x0a ? [bytes] : [bytes, Uint8Array.of(0x0a)];
+  }
+  // Annotated: the line without its ending, escaped as a field, then the columns.
   let end = bytes.length;
-  if (endsLine) end--;
-  if (end > 0 && bytes[end - 1] === 0x0d) end--;
-  return [bytes.subarray(0, end), new TextEncoder().encode('\tmalformed\t0\t\n')];
+  if (segment.last && end > 0 && bytes[end - 1] === 0x0a) end--;
+  const parts: Uint8Array[] = [];
+  if (state.heldCr && end > 0) parts.push(ESCAPED_CR);
+  if (end > 0 || segment.last) state.heldCr = false;
+  if (end > 0 && bytes[end - 1] === 0x0d) {
+    end--;
+    state.heldCr = !segment.last;
+  }
+  parts.push(tsvField(bytes.subarray(0, end), keepsTabs(options.shape)));
+  if (segment.last) parts.push(new TextEncoder().encode('\tmalformed\t0\t\n'));
+  return parts;
 }
 
 /** A robots file or directory that is not there is a usage error, before any worker starts. */
@@ -160,7 +181,7 @@ export async function runFilter(args: readonly string[]): Promise<number> {
   const resolver = options.robots.kind === 'fetch' ? new FetchResolver(options, (host, body) => decider.hand(host, body)) : undefined;
   const output = new Output();
   const queue: Promise<BatchResult>[] = [];
-  const lastByte = { value: 0x0a };
+  const overlong: OverlongState = { lastByte: 0x0a, heldCr: false };
 
   const settle = async (result: BatchResult): Promise<void> => {
     if (options.strict && result.firstMalformed >= 0) {
@@ -181,7 +202,7 @@ export async function runFilter(args: readonly string[]): Promise<number> {
           if (options.strict) throw new UsageError(`line ${tally.lines + 1} is longer than 4 MiB and holds no URL to decide (--strict)`);
           tally.addOverlong();
         }
-        for (const part of overlongOutput(item, options, lastByte)) await output.write(part);
+        for (const part of overlongOutput(item, options, overlong)) await output.write(part);
         continue;
       }
       await resolver?.prepare(item.bytes);
