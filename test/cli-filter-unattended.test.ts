@@ -79,6 +79,16 @@ describe('no line stops a batch', () => {
     expect(result.code).toBe(0);
     expect(verdicts(result)).toEqual(REFUSED.map(() => 'malformed'));
   });
+
+  it('--user-agent and --timeout the library refuses are usage errors before any line is read', async () => {
+    const agent = await run(['filter', '--agent', 'ExampleBot', '--fetch', '--user-agent', 'a\u0001b'], 'http://198.51.100.7/\n');
+    expect(agent.code).toBe(2);
+    expect(agent.stderr).toMatch(/^robotstxt: --user-agent: Invalid userAgent/);
+    const timeout = await run(['filter', '--agent', 'ExampleBot', '--fetch', '--timeout', '9999999999999'], 'http://198.51.100.7/\n');
+    expect(timeout.code).toBe(2);
+    expect(timeout.stderr).toMatch(/^robotstxt: --timeout: timeoutMs must be a number of milliseconds/);
+    expect(`${agent.stderr}${timeout.stderr}`).not.toMatch(/\n\s+at /);
+  });
 });
 
 /** A server on `port` of 127.0.0.1 whose /robots.txt `route` answers; undefined when the port is taken. */
