@@ -207,6 +207,13 @@ describe('saved files are safe', () => {
     expect(result.stderr).toMatch(/^saved: 1, symbolic links replaced: 1, could not be saved: 0$/m);
   });
 
+  it('a --save-dir folder that cannot be made is a usage error, before any worker starts', async () => {
+    writeFileSync(join(work, 'a-file'), '');
+    const result = await run([...FETCH, '--save-dir', join(work, 'a-file', 'saved'), '--workers', '2'], 'http://198.51.100.7/\n');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(`robotstxt: --save-dir ${join(work, 'a-file', 'saved')}: the folder cannot be made (ENOTDIR)\n`);
+  });
+
   it('a file that cannot be saved is said in one line and counted, and the run goes on', async () => {
     const blocked = await startServer({ '/robots.txt': text(RULES) });
     const other = await startServer({ '/robots.txt': text('User-agent: *\nDisallow: /\n') });

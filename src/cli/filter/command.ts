@@ -4,7 +4,7 @@
  * main thread or a worker thread (decide.ts, pool.ts) and written in order; stderr gets progress and a
  * summary (progress.ts).
  */
-import { statSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { EXIT_OK, UsageError } from '../usage.js';
 import { decideBatch, type BatchResult } from './decide.js';
 import { FetchResolver } from './fetch-source.js';
@@ -155,10 +155,23 @@ function overlongOutput(segment: OverlongSegment, options: FilterOptions, state:
   return parts;
 }
 
-/** A robots file or directory that is not there is a usage error, before any worker starts. */
+/**
+ * A robots file or directory that is not there, or a --save-dir folder that cannot be made, is a usage error,
+ * before any worker starts.
+ */
 function checkRobotsSource(options: FilterOptions): void {
   const { robots } = options;
-  if (robots.kind === 'fetch') return;
+  if (robots.kind === 'fetch') {
+    if (robots.saveDir === undefined) return;
+    try {
+      mkdirSync(robots.saveDir, { recursive: true });
+    } catch (error) {
+      throw new UsageError(
+        `--save-dir ${robots.saveDir}: the folder cannot be made (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+      );
+    }
+    return;
+  }
   const path = robots.kind === 'dir' ? robots.dir : robots.file;
   const flag = robots.kind === 'dir' ? '--robots-dir' : '--robots';
   let isDirectory: boolean;

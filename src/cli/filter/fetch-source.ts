@@ -11,7 +11,7 @@
  * --missing, as those of a host with no robots.txt known) and never saved.
  */
 import { randomBytes } from 'node:crypto';
-import { lstatSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { lstatSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HostGuard } from '../host-guard.js';
 import { fetchRobotsTxt, type FetchLike, type RobotsFetchResult } from '../library.js';
@@ -108,10 +108,7 @@ export class FetchResolver {
   ) {
     this.setting = settings.robots as FetchSetting;
     this.guard = new HostGuard(this.setting.hosts);
-    if (this.setting.saveDir !== undefined) {
-      mkdirSync(this.setting.saveDir, { recursive: true });
-      this.saves = { saved: 0, linksReplaced: 0, failed: 0 };
-    }
+    if (this.setting.saveDir !== undefined) this.saves = { saved: 0, linksReplaced: 0, failed: 0 };
   }
 
   /**
