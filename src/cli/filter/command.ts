@@ -4,7 +4,7 @@
  * main thread or a worker thread (decide.ts, pool.ts) and written in order; stderr gets progress and a
  * summary (progress.ts).
  */
-import { statSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { EXIT_OK, UsageError } from '../usage.js';
 import { decideBatch, type BatchResult } from './decide.js';
 import { FetchResolver } from './fetch-source.js';
@@ -13,6 +13,7 @@ import { readFilterOptions, type FilterOptions } from './options.js';
 import { WorkerPool, type BatchDecider } from './pool.js';
 import { HandedSource, openSource, type FetchedVerdict } from './robots-source.js';
 import { Tally } from './progress.js';
+import { keepsTabs, tsvField } from './tsv.js';
 
 export const FILTER_HELP = `robotstxt filter: keep the URL lines a crawler may fetch.
 
@@ -24,16 +25,20 @@ written, exactly as the library's rules.isAllowed(line) reads a string.
 
 Robots files:
   --agent NAME           the crawler's product token (required), e.g. ExampleBot
-  --robots-dir DIR       one robots.txt per host, named after the URL's host in lower case, shared by http
-                         and https; a port other than the scheme's default is added as _PORT
-                         (example.com_8080); for a default port, host_443 or host_80 is found too
+  --robots-dir DIR       one robots.txt per host, named after the URL's host as the URL parser reads it
+                         (lower case, punycode, no trailing dot), shared by http and https; a port other
+                         than the scheme's default is added as _PORT (example.com_8080); for a default
+                         port, host_443 or host_80 is found too; other bytes than a-z 0-9 . - _ are
+                         written %xx, and names past 200 bytes end in %% and a hash (see the README)
   --robots FILE          one robots.txt for every URL (then lines may be paths: /a/b?c)
   --fetch                fetch each host's robots.txt from the site (RFC 9309: redirects, 4xx allow all,
                          5xx and timeouts disallow all), once per host
     --concurrency N      fetches at a time (default 16)
     --user-agent UA      the User-Agent header sent (default robotstxt-cli/0.1)
     --timeout MS         per fetch, in milliseconds (default 10000)
-    --save-dir DIR       write what was fetched in the --robots-dir layout, for the next run
+    --save-dir DIR       write what was fetched in the --robots-dir layout, for the next run (each file
+                         written whole and renamed into place: a symbolic link there is replaced, not
+                         followed; a file that cannot be written is said on stderr and counted)
     --allow-internal-hosts   fetch from internal hosts too: by default localhost, loopback, private,
                          link-local, CGNAT and unique-local addresses, private names and cloud metadata
                          endpoints are refused (as written and as resolved, at every redirect too),
@@ -54,16 +59,17 @@ Where the URL is:
 
 Output:
   --emit allowed|disallowed|all   which lines to write (default allowed); malformed lines only with all
-  --annotate             append TAB allowed|disallowed|malformed TAB the rule's line (0 for none) TAB the rule
+  --annotate             append TAB allowed|disallowed|malformed TAB the rule's line (0 for none) TAB the rule;
+                         the line and the rule are written with \\t \\r \\n \\\\ and \\xHH for control bytes
   --output-format lines|jsonl     jsonl: {"url","allowed","line","rule"} per line instead of the line
   --strict               a malformed line is an error (exit 2) that names its line number
   -q, --quiet            no progress and no summary on stderr
   --workers N            worker threads (default: the number of cores); the output is the same bytes for any N.
                          With --fetch, the main thread fetches and the workers decide.
 
-Malformed lines (no http(s) URL or path where one is expected, no host where one is needed, lines over
-64 KiB, binary garbage) are counted, and written only with --emit all. Exit codes: 0 done; 2 usage or
-input errors (and --strict's malformed line).
+Malformed lines (no http(s) URL or path where one is expected, no host where one is needed, a host the
+URL parser refuses, lines over 64 KiB, binary garbage) are counted, and written only with --emit all.
+Exit codes: 0 done; 2 usage or input errors (and --strict's malformed line).
 
 Example:
   robotstxt filter --agent ExampleBot --robots-dir robots/ --annotate --emit all urls.txt.gz`;
@@ -114,26 +120,58 @@ class Output {
   }
 }
 
+/** Where an overlong line's output stands between its segments. */
+interface OverlongState {
+  /** The last byte written, unannotated: whether the line ended with its newline. */
+  lastByte: number;
+  /** Annotated: a CR that ended the last segment, not written until the next says whether it ends the line. */
+  heldCr: boolean;
+}
+
+const ESCAPED_CR = tsvField(Uint8Array.of(0x0d));
+
 /** What a line too long to hold becomes in the output: the same as a shorter malformed line would. */
-function overlongOutput(segment: OverlongSegment, options: FilterOptions, lastByte: { value: number }): Uint8Array[] {
+function overlongOutput(segment: OverlongSegment, options: FilterOptions, state: OverlongState): Uint8Array[] {
   if (options.emit !== 'all') return [];
   if (options.output === 'jsonl') return segment.last ? [new TextEncoder().encode('{"url":null,"malformed":true}\n')] : [];
   const bytes = segment.bytes;
-  if (bytes.length > 0) lastByte.value = bytes[bytes.length - 1] as number;
-  if (!segment.last) return [bytes];
-  const endsLine = lastByte.value === 0x0a;
-  if (!options.annotate) return endsLine ? [bytes] : [bytes, Uint8Array.of(0x0a)];
-  // Annotated: the line without its ending, then the columns.
+  if (!options.annotate) {
+    if (bytes.length > 0) state.lastByte = bytes[bytes.length - 1] as number;
+    if (!segment.last) return [bytes];
+    return state.lastByte === 0x0a ? [bytes] : [bytes, Uint8Array.of(0x0a)];
+  }
+  // Annotated: the line without its ending, escaped as a field, then the columns.
   let end = bytes.length;
-  if (endsLine) end--;
-  if (end > 0 && bytes[end - 1] === 0x0d) end--;
-  return [bytes.subarray(0, end), new TextEncoder().encode('\tmalformed\t0\t\n')];
+  if (segment.last && end > 0 && bytes[end - 1] === 0x0a) end--;
+  const parts: Uint8Array[] = [];
+  if (state.heldCr && end > 0) parts.push(ESCAPED_CR);
+  if (end > 0 || segment.last) state.heldCr = false;
+  if (end > 0 && bytes[end - 1] === 0x0d) {
+    end--;
+    state.heldCr = !segment.last;
+  }
+  parts.push(tsvField(bytes.subarray(0, end), keepsTabs(options.shape)));
+  if (segment.last) parts.push(new TextEncoder().encode('\tmalformed\t0\t\n'));
+  return parts;
 }
 
-/** A robots file or directory that is not there is a usage error, before any worker starts. */
+/**
+ * A robots file or directory that is not there, or a --save-dir folder that cannot be made, is a usage error,
+ * before any worker starts.
+ */
 function checkRobotsSource(options: FilterOptions): void {
   const { robots } = options;
-  if (robots.kind === 'fetch') return;
+  if (robots.kind === 'fetch') {
+    if (robots.saveDir === undefined) return;
+    try {
+      mkdirSync(robots.saveDir, { recursive: true });
+    } catch (error) {
+      throw new UsageError(
+        `--save-dir ${robots.saveDir}: the folder cannot be made (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+      );
+    }
+    return;
+  }
   const path = robots.kind === 'dir' ? robots.dir : robots.file;
   const flag = robots.kind === 'dir' ? '--robots-dir' : '--robots';
   let isDirectory: boolean;
@@ -156,7 +194,7 @@ export async function runFilter(args: readonly string[]): Promise<number> {
   const resolver = options.robots.kind === 'fetch' ? new FetchResolver(options, (host, body) => decider.hand(host, body)) : undefined;
   const output = new Output();
   const queue: Promise<BatchResult>[] = [];
-  const lastByte = { value: 0x0a };
+  const overlong: OverlongState = { lastByte: 0x0a, heldCr: false };
 
   const settle = async (result: BatchResult): Promise<void> => {
     if (options.strict && result.firstMalformed >= 0) {
@@ -177,7 +215,7 @@ export async function runFilter(args: readonly string[]): Promise<number> {
           if (options.strict) throw new UsageError(`line ${tally.lines + 1} is longer than 4 MiB and holds no URL to decide (--strict)`);
           tally.addOverlong();
         }
-        for (const part of overlongOutput(item, options, lastByte)) await output.write(part);
+        for (const part of overlongOutput(item, options, overlong)) await output.write(part);
         continue;
       }
       await resolver?.prepare(item.bytes);
@@ -190,6 +228,6 @@ export async function runFilter(args: readonly string[]): Promise<number> {
   } finally {
     await decider.close();
   }
-  tally.summary(resolver?.refused);
+  tally.summary(resolver);
   return EXIT_OK;
 }

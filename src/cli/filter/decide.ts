@@ -5,15 +5,17 @@
  *
  * A line is decided as written, exactly as `rules.isAllowed(url)` reads a string (the URL read as UTF-8).
  * Lines are written unchanged (their line ending included; a last line without one gets `\n`); `--annotate`
- * appends TAB verdict TAB rule line TAB rule; `--output-format jsonl` writes one object per line instead.
+ * writes each line's fields escaped (./tsv.ts) and appends TAB verdict TAB rule line TAB rule (escaped too);
+ * `--output-format jsonl` writes one object per line instead, whose strings JSON escapes.
  */
 import type { AgentRules } from '../library.js';
 import type { FilterSettings } from './options.js';
 import type { HostRules, RobotsSource } from './robots-source.js';
 import { joined } from './joined.js';
-import { readUrlField, type UrlField } from './url-field.js';
+import { emptyField, readUrlField } from './url-field.js';
 import { decideLine, hostsOf, rulesOfField, type BatchResult, type Decision, type Verdict } from './line-verdict.js';
 import { lineScannerFor, scanBatch } from './scanned.js';
+import { keepsTabs, tsvField } from './tsv.js';
 
 export type { BatchResult } from './line-verdict.js';
 
@@ -21,6 +23,7 @@ const NEWLINE = 0x0a;
 const CR = 0x0d;
 const utf8 = new TextDecoder();
 const encoder = new TextEncoder();
+const LINE_END = Uint8Array.of(NEWLINE);
 
 function wanted(verdict: Verdict, settings: FilterSettings): boolean {
   return settings.emit === 'all' || verdict === settings.emit;
@@ -52,7 +55,7 @@ export function decideBatch(batch: Uint8Array, settings: FilterSettings, source:
 
 /** decideBatch where the line scanner does not serve: rules shown, JSON or access log lines, no WebAssembly. */
 function decideLineByLine(batch: Uint8Array, settings: FilterSettings, source: RobotsSource): BatchResult {
-  const field: UrlField = { start: 0, end: 0, text: undefined, host: undefined, defaultPort: undefined };
+  const field = emptyField();
   const decision: Decision = { verdict: 'malformed', ruleLine: 0, rule: '' };
   const explain = settings.annotate || settings.output === 'jsonl';
   const groups = new Map<AgentRules, RangeGroup>();
@@ -135,7 +138,12 @@ function decideLineByLine(batch: Uint8Array, settings: FilterSettings, source: R
       parts.push(encoder.encode(`${JSON.stringify(object)}\n`));
     } else if (settings.annotate) {
       flushRun();
-      parts.push(batch.subarray(start, end), encoder.encode(`\t${name}\t${shown?.ruleLine ?? 0}\t${shown?.rule ?? ''}\n`));
+      parts.push(
+        tsvField(batch.subarray(start, end), keepsTabs(settings.shape)),
+        encoder.encode(`\t${name}\t${shown?.ruleLine ?? 0}\t`),
+        tsvField(encoder.encode(shown?.rule ?? '')),
+        LINE_END,
+      );
     } else if (batch[next - 1] !== NEWLINE) {
       flushRun();
       parts.push(batch.subarray(start, end), Uint8Array.of(NEWLINE));

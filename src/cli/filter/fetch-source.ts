@@ -1,21 +1,26 @@
 /**
  * `filter --fetch`: the robots.txt of every host a batch names, fetched from the site the RFC 9309 way
  * (fetchRobotsTxt: redirects, status rules, size limit, timeout) before the batch is decided, at most
- * `--concurrency` at a time, each host once per run. The bytes are kept for compiling (HandedSource) and,
- * with `--save-dir`, written in the `--robots-dir` layout for the next run: a 2xx file as it came, a 4xx
- * as an empty file (which allows everything, as the 4xx did); an unreachable site is not saved, since its
- * disallow-all is meant to last only until it answers again. A host the guard refuses (src/cli/host-guard.ts),
- * at the first request or at a redirect, is counted, handed nothing (its lines follow --missing, as those
- * of a host with no robots.txt known) and never saved.
+ * `--concurrency` at a time, each host once per run, from the origin its host reading gives (./host-name.ts:
+ * a host the URL parser refuses is never fetched; its line is malformed). The bytes are kept for compiling
+ * (HandedSource) and, with `--save-dir`, written in the `--robots-dir` layout (./robots-file-name.ts) for the
+ * next run: a 2xx file as it came, a 4xx as an empty file (which allows everything, as the 4xx did); an
+ * unreachable site is not saved, since its disallow-all is meant to last only until it answers again. A file
+ * that cannot be saved is said on stderr and counted, and the run goes on. A host the guard refuses
+ * (src/cli/host-guard.ts), at the first request or at a redirect, is counted, handed nothing (its lines follow
+ * --missing, as those of a host with no robots.txt known) and never saved.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { lstatSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HostGuard } from '../host-guard.js';
-import { fetchRobotsTxt, type FetchInit, type ResponseShape } from '../library.js';
-import type { FilterSettings, RobotsSourceSetting } from './options.js';
-import type { FetchedVerdict } from './robots-source.js';
+import { fetchRobotsTxt, type FetchLike, type RobotsFetchResult } from '../library.js';
+import { printable } from '../report.js';
 import { withBody } from '../response-body.js';
-import { readUrlField, type UrlField } from './url-field.js';
+import type { FilterSettings, RobotsSourceSetting } from './options.js';
+import { robotsFileName } from './robots-file-name.js';
+import type { FetchedVerdict } from './robots-source.js';
+import { emptyField, readUrlField } from './url-field.js';
 
 type FetchSetting = Extract<RobotsSourceSetting, { kind: 'fetch' }>;
 
@@ -55,11 +60,44 @@ export interface RefusedHosts {
   readonly named: string[];
 }
 
+/** What --save-dir did: files written, planted symbolic links replaced, files that could not be written. */
+export interface SaveCounts {
+  saved: number;
+  linksReplaced: number;
+  failed: number;
+}
+
+/** One line on stderr (no stack): the run goes on. */
+function note(text: string): void {
+  process.stderr.write(`robotstxt: note: ${printable(text)}\n`);
+}
+
+/**
+ * Writes `body` as the host's file in `dir`: to a temporary file of its own in the same folder (created, never
+ * opened through a link), then renamed over the host's name, which replaces whatever is there, a symbolic
+ * link included, rather than writing through it. True when it replaced a symbolic link.
+ */
+function saveFile(dir: string, key: string, body: Uint8Array): boolean {
+  const name = robotsFileName(key);
+  const target = join(dir, name);
+  // `%t` is no escape (robots-file-name.ts): no host's file is ever named so.
+  const temporary = join(dir, `${name}%tmp-${randomBytes(8).toString('hex')}`);
+  writeFileSync(temporary, body, { flag: 'wx' });
+  try {
+    const wasLink = lstatSync(target, { throwIfNoEntry: false })?.isSymbolicLink() === true;
+    renameSync(temporary, target);
+    return wasLink;
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw error;
+  }
+}
+
 export class FetchResolver {
   readonly refused: RefusedHosts = { count: 0, named: [] };
+  /** With --save-dir. */
+  readonly saves: SaveCounts | undefined;
   private readonly settled = new Set<string>();
-  /** 2xx bodies by the URL they came from: the library reads one branch of each, this the other. */
-  private readonly bodies = new Map<string, Promise<Uint8Array>>();
   private readonly setting: FetchSetting;
   private readonly guard: HostGuard;
 
@@ -70,21 +108,27 @@ export class FetchResolver {
   ) {
     this.setting = settings.robots as FetchSetting;
     this.guard = new HostGuard(this.setting.hosts);
-    if (this.setting.saveDir !== undefined) mkdirSync(this.setting.saveDir, { recursive: true });
+    if (this.setting.saveDir !== undefined) this.saves = { saved: 0, linksReplaced: 0, failed: 0 };
   }
 
-  /** fetch, with a copy of each 2xx body kept for compiling and saving. */
-  private readonly fetch = async (url: string, init: FetchInit): Promise<ResponseShape> => {
-    const response = await this.guard.fetch(url, init);
-    if (response.status < 200 || response.status > 299 || response.body === null) return response;
-    const [ours, theirs] = response.body.tee();
-    this.bodies.set(url, readAtMost(ours, this.settings.maxRobotsBytes + 1));
-    return withBody(response, theirs);
-  };
+  /**
+   * The guard's fetch, with a copy of each 2xx body kept in `bodies` (by URL) for compiling and saving. Each
+   * host's fetch has a map of its own: what one host's redirects fetched is never another host's, nor kept
+   * past its fetch.
+   */
+  private fetchKeeping(bodies: Map<string, Promise<Uint8Array>>): FetchLike {
+    return async (url, init) => {
+      const response = await this.guard.fetch(url, init);
+      if (response.status < 200 || response.status > 299 || response.body === null) return response;
+      const [ours, theirs] = response.body.tee();
+      bodies.set(url, readAtMost(ours, this.settings.maxRobotsBytes + 1));
+      return withBody(response, theirs);
+    };
+  }
 
   /** Fetches the robots.txt of every host of `batch` not fetched yet. */
   async prepare(batch: Uint8Array): Promise<void> {
-    const field: UrlField = { start: 0, end: 0, text: undefined, host: undefined, defaultPort: undefined };
+    const field = emptyField();
     const wanted = new Map<string, string>();
     for (let start = 0; start < batch.length;) {
       const newline = batch.indexOf(0x0a, start);
@@ -93,9 +137,10 @@ export class FetchResolver {
       if (
         readUrlField(batch, start, lineEnd, this.settings.shape, true, field) &&
         field.host !== undefined &&
+        field.origin !== undefined &&
         !this.settled.has(field.host)
       ) {
-        wanted.set(field.host, this.originOf(batch, field));
+        wanted.set(field.host, field.origin);
       }
       start = newline < 0 ? batch.length : newline + 1;
     }
@@ -106,41 +151,54 @@ export class FetchResolver {
     await Promise.all(Array.from({ length: Math.min(this.setting.concurrency, queue.length) }, next));
   }
 
-  /** The origin to fetch for a line's host: the URL's own scheme, host and port. */
-  private originOf(batch: Uint8Array, field: UrlField): string {
-    const url = field.text ?? new TextDecoder().decode(batch.subarray(field.start, field.end));
-    try {
-      return new URL(url).origin;
-    } catch {
-      // An access log's path: its vhost, over http.
-      return `http://${(field.host as string).replace(/_(\d+)$/, ':$1')}`;
-    }
-  }
-
   private async resolve(host: string, origin: string): Promise<void> {
     this.settled.add(host);
-    const result = await fetchRobotsTxt(origin, {
-      userAgent: this.setting.userAgent,
-      timeoutMs: this.setting.timeoutMs,
-      profile: this.settings.profile,
-      maxBytes: this.settings.maxRobotsBytes,
-      fetch: this.fetch,
-      allowHost: this.guard.allowHost,
-    });
+    const bodies = new Map<string, Promise<Uint8Array>>();
+    let result: RobotsFetchResult;
+    try {
+      result = await fetchRobotsTxt(origin, {
+        userAgent: this.setting.userAgent,
+        timeoutMs: this.setting.timeoutMs,
+        profile: this.settings.profile,
+        maxBytes: this.settings.maxRobotsBytes,
+        fetch: this.fetchKeeping(bodies),
+        allowHost: this.guard.allowHost,
+      });
+    } catch (error) {
+      // It throws only for a URL or an option it refuses, which the host reading and the options rule out; should
+      // one still come, the host is one that could not be fetched (RFC 9309 §2.3.1.4), not the end of the run.
+      note(`${origin}/robots.txt could not be fetched (${(error as Error).message}): its lines are disallowed, as an unreachable site's`);
+      this.hand(host, 'disallow-all');
+      return;
+    }
     // The only refusals here are the guard's: allowRedirect is not set.
     if (result.reason === 'host-refused' || result.reason === 'redirect-refused') {
       this.refused.count++;
       if (this.refused.named.length < REFUSED_NAMED) this.refused.named.push(host);
       return;
     }
-    const body = result.outcome === 'rules' ? await this.bodies.get(result.finalUrl) : undefined;
-    for (const url of this.bodies.keys()) if (url.startsWith(origin)) this.bodies.delete(url);
+    const body = result.outcome === 'rules' ? await bodies.get(result.finalUrl) : undefined;
     result.robots?.dispose();
     // A 2xx whose copy could not be read is one whose body the library could not read either: it has no rules.
-    this.hand(host, result.outcome === 'rules' ? (body ?? 'disallow-all') : result.outcome);
-    const saveDir = this.setting.saveDir;
-    if (saveDir !== undefined && result.outcome !== 'disallow-all' && !/[/\\\0]/.test(host) && host !== '.' && host !== '..') {
-      writeFileSync(join(saveDir, host), body ?? new Uint8Array(0));
+    const handed = result.outcome === 'rules' ? (body ?? 'disallow-all') : result.outcome;
+    this.hand(host, handed);
+    if (this.saves !== undefined && handed !== 'disallow-all') this.save(host, handed === 'allow-all' ? new Uint8Array(0) : handed);
+  }
+
+  /** Writes a host's file in the --save-dir folder; a failure is said and counted, and the run goes on. */
+  private save(host: string, body: Uint8Array): void {
+    const saves = this.saves as SaveCounts;
+    const dir = this.setting.saveDir as string;
+    try {
+      if (saveFile(dir, host, body)) {
+        saves.linksReplaced++;
+        note(`${join(dir, robotsFileName(host))} was a symbolic link: replaced by ${host}'s robots.txt, its target left as it was`);
+      }
+      saves.saved++;
+    } catch (error) {
+      saves.failed++;
+      const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+      note(`${host}'s robots.txt could not be saved in ${dir} (${reason})`);
     }
   }
 }

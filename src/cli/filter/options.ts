@@ -3,10 +3,12 @@
  * (FilterSettings), posted to each worker as it starts.
  */
 import { availableParallelism } from 'node:os';
+import { checkDuration, checkUserAgent } from '../../fetch/options.js';
 import { HOST_OPTIONS, readHostPolicy, type HostPolicy } from '../host-guard.js';
 import type { ProfileName } from '../library.js';
 import { PROFILES } from '../report.js';
 import { oneOf, readArguments, UsageError, wholeNumber } from '../usage.js';
+import { readVhost } from './host-name.js';
 
 export type Emit = 'allowed' | 'disallowed' | 'all';
 export type MissingPolicy = 'allow' | 'disallow';
@@ -110,7 +112,10 @@ function shapeOf(values: OptionValues): InputShape {
   }
   if (format !== undefined) {
     if (format !== 'combined') throw new UsageError(`--format takes "combined" (Apache/nginx access logs), got ${JSON.stringify(format)}`);
-    return { kind: 'combined', host: (values.host as string | undefined)?.toLowerCase() };
+    const host = values.host as string | undefined;
+    if (host !== undefined && readVhost(host) === undefined)
+      throw new UsageError(`--host takes a host name, with a port if the site has one (www.example.com:8080), got ${JSON.stringify(host)}`);
+    return { kind: 'combined', host };
   }
   return { kind: 'line' };
 }
@@ -133,14 +138,28 @@ function robotsSourceOf(values: OptionValues): RobotsSourceSetting {
   if (!fetch && fetchOnly.length > 0) throw new UsageError(`--${fetchOnly[0]} goes with --fetch`);
   if (dir !== undefined) return { kind: 'dir', dir };
   if (file !== undefined) return { kind: 'file', file };
+  const userAgent = (values['user-agent'] as string | undefined) ?? DEFAULT_USER_AGENT;
+  const timeoutMs = wholeNumber('timeout', values.timeout as string | undefined, 10_000);
+  // Checked as the library checks them, before any fetch: not at the first host, once lines are being decided.
+  libraryCheck('user-agent', () => checkUserAgent(userAgent));
+  libraryCheck('timeout', () => checkDuration('timeoutMs', timeoutMs));
   return {
     kind: 'fetch',
-    userAgent: (values['user-agent'] as string | undefined) ?? DEFAULT_USER_AGENT,
+    userAgent,
     concurrency: wholeNumber('concurrency', values.concurrency as string | undefined, 16),
     saveDir: values['save-dir'] as string | undefined,
-    timeoutMs: wholeNumber('timeout', values.timeout as string | undefined, 10_000),
+    timeoutMs,
     hosts: readHostPolicy(values['allow-internal-hosts'] === true, values['allow-network'] as string[] | undefined),
   };
+}
+
+/** A check of the library's options, whose error is a usage error of the flag. */
+function libraryCheck(flag: string, check: () => unknown): void {
+  try {
+    check();
+  } catch (error) {
+    throw new UsageError(`--${flag}: ${(error as Error).message}`);
+  }
 }
 
 export function readFilterOptions(args: readonly string[]): FilterOptions {

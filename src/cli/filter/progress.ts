@@ -4,7 +4,7 @@
  */
 import type { BatchResult } from './decide.js';
 import { printable } from '../report.js';
-import type { RefusedHosts } from './fetch-source.js';
+import type { RefusedHosts, SaveCounts } from './fetch-source.js';
 
 /** Distinct hosts counted exactly up to this many; past it, the summary says "more than". */
 const MAX_HOSTS_COUNTED = 1_000_000;
@@ -34,6 +34,11 @@ function refusedLine(refused: RefusedHosts): string {
     `refused hosts: ${formatCount(refused.count)}${names}` +
     (refused.count === 0 ? '' : ': internal, not fetched; their lines follow --missing (--allow-internal-hosts fetches them)')
   );
+}
+
+/** `saved: 12, symbolic links replaced: 1, could not be saved: 0` */
+function savesLine(saves: SaveCounts): string {
+  return `saved: ${formatCount(saves.saved)}, symbolic links replaced: ${formatCount(saves.linksReplaced)}, could not be saved: ${formatCount(saves.failed)}`;
 }
 
 export class Tally {
@@ -93,8 +98,8 @@ export class Tally {
     );
   }
 
-  /** The summary; `refused`, with --fetch: the hosts the guard refused. */
-  summary(refused?: RefusedHosts): void {
+  /** The summary; with --fetch, the hosts the guard refused and, with --save-dir, what was saved. */
+  summary(fetched?: { readonly refused: RefusedHosts; readonly saves: SaveCounts | undefined }): void {
     if (!this.show) return;
     if (process.stderr.isTTY) process.stderr.write('\r\x1b[K');
     const seconds = (performance.now() - this.started) / 1000;
@@ -106,7 +111,8 @@ export class Tally {
         `disallowed: ${formatCount(this.disallowed)}`,
         `malformed: ${formatCount(this.malformed)}`,
         `hosts: ${this.hostCount(this.hosts)}, without robots.txt: ${this.hostCount(this.hostsWithoutRobots)}`,
-        ...(refused === undefined ? [] : [refusedLine(refused)]),
+        ...(fetched === undefined ? [] : [refusedLine(fetched.refused)]),
+        ...(fetched?.saves === undefined ? [] : [savesLine(fetched.saves)]),
         `elapsed: ${formatDuration(seconds)}, ${formatCount(rate)} lines/s, ${formatBytes(seconds > 0 ? this.bytesRead / seconds : 0)}/s`,
       ].join('\n') + '\n',
     );

@@ -13,6 +13,7 @@ import { LruBudget } from '../../fetch/lru-budget.js';
 import { parseRobotsTxt, type AgentRules } from '../library.js';
 import { UsageError } from '../usage.js';
 import type { FilterSettings } from './options.js';
+import { robotsFileName } from './robots-file-name.js';
 
 /**
  * What a host's lookup found: its rules; a fetched answer with no file to apply ('allow-all' for a 4xx,
@@ -100,11 +101,6 @@ function compile(body: Uint8Array, settings: FilterSettings): AgentRules {
   return robots.forAgent(settings.agent, { indexed: true });
 }
 
-/** A host name that can be a file name in the directory: nothing that leaves it or names it. */
-function isFileName(host: string): boolean {
-  return host !== '.' && host !== '..' && !/[/\\\0]/.test(host);
-}
-
 /**
  * Each host's rules in least-recently-used order, bounded in bytes. Evicted rules are not disposed (the batch
  * being decided, or the line scanner's table, may still use them): garbage collection frees them, and their
@@ -156,9 +152,9 @@ export class DirectorySource implements RobotsSource {
     const key = rulesKey(host, defaultPort);
     const known = this.cache.get(key);
     if (known !== undefined) return known;
-    let body = isFileName(host) ? readBounded(join(this.dir, host), this.settings.maxRobotsBytes) : null;
-    if (body === null && alternative !== undefined && isFileName(alternative))
-      body = readBounded(join(this.dir, alternative), this.settings.maxRobotsBytes);
+    let body = readBounded(join(this.dir, robotsFileName(host)), this.settings.maxRobotsBytes);
+    if (body === null && alternative !== undefined)
+      body = readBounded(join(this.dir, robotsFileName(alternative)), this.settings.maxRobotsBytes);
     const rules = body === null ? null : compile(body, this.settings);
     this.cache.set(key, rules);
     return rules;

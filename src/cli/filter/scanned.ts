@@ -32,7 +32,7 @@ import { WasmBackend } from '../../engine/wasm-backend.js';
 import { decideLine, hostsOf, rulesOfField, type BatchResult, type Decision } from './line-verdict.js';
 import type { FilterSettings, InputShape } from './options.js';
 import type { HostRules, RobotsSource } from './robots-source.js';
-import { MAX_URL_LINE_BYTES, readUrlField, type UrlField } from './url-field.js';
+import { emptyField, MAX_URL_LINE_BYTES, readUrlField } from './url-field.js';
 
 const TAB = 0x09;
 const utf8 = new TextDecoder();
@@ -64,7 +64,7 @@ function valueOf(rules: HostRules, settings: FilterSettings, scanner: LineScanne
 }
 
 export function scanBatch(batch: Uint8Array, settings: FilterSettings, source: RobotsSource, scanner: LineScanner): BatchResult {
-  const field: UrlField = { start: 0, end: 0, text: undefined, host: undefined, defaultPort: undefined };
+  const field = emptyField();
   const decision: Decision = { verdict: 'malformed', ruleLine: 0, rule: '' };
   const hostRules = new Map<string, HostRules>();
   // A line that is a path names no host: malformed where hosts decide, else decided by the one file.

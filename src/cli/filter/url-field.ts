@@ -3,10 +3,12 @@
  *
  * A URL is a byte range of the line when the shape allows (a whole line, a field, an access log's request
  * path), so that the common case builds no string for it; a JSON field is decoded (escapes), and given as
- * text. The host names a robots.txt file in the `--robots-dir` layout: lower case, shared by http and
- * https, with `_PORT` added for a port other than the scheme's default (`example.com_8080`); for a default
- * port, `host_443` / `host_80` is looked for too, as some collections name them.
+ * text. The host is read as the URL parser reads it (./host-name.ts) and names a robots.txt file in the
+ * `--robots-dir` layout (./robots-file-name.ts): shared by http and https, with `_PORT` added for a port
+ * other than the scheme's default (`example.com_8080`); for a default port, `host_443` / `host_80` is looked
+ * for too, as some collections name them.
  */
+import { readAuthority, readVhost, type HostReading } from './host-name.js';
 import type { InputShape } from './options.js';
 
 /** Lines longer than this hold no URL a crawler would fetch: they are malformed (and never decoded). */
@@ -20,17 +22,31 @@ const AT = 0x40;
 const TAB = 0x09;
 const SPACE = 0x20;
 const QUOTE = 0x22;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
 
 /** A line's URL: bytes[start, end) of the batch, or `text` when it had to be decoded; `host` as above. */
 export interface UrlField {
   start: number;
   end: number;
   text: string | undefined;
+  /** The host's key (HostReading.key), or undefined for a path. */
   host: string | undefined;
   /** The scheme's default port when the URL uses it: the host's file may be named `host_PORT` too. */
   defaultPort: string | undefined;
+  /** Where the host's robots.txt is fetched from (HostReading.origin). */
+  origin: string | undefined;
+}
+
+/** A UrlField to read lines into. */
+export function emptyField(): UrlField {
+  return { start: 0, end: 0, text: undefined, host: undefined, defaultPort: undefined, origin: undefined };
+}
+
+/** Sets the field's host from a reading; false when there is none (the URL parser refused the host). */
+function setHost(field: UrlField, reading: HostReading | undefined): boolean {
+  field.host = reading?.key;
+  field.defaultPort = reading?.defaultPort;
+  field.origin = reading?.origin;
+  return reading !== undefined;
 }
 
 function lower(byte: number): number {
@@ -38,12 +54,10 @@ function lower(byte: number): number {
 }
 
 /**
- * The host key of the URL in bytes[start, end): `undefined` when it is a path (no scheme and authority), or
- * null when it names a scheme other than http(s) or an empty host (malformed).
+ * Reads the host of the URL in bytes[start, end) into `field`: none for a path (no scheme and authority);
+ * false (malformed) for a scheme other than http(s), or a host the URL parser refuses.
  */
 function readHost(bytes: Uint8Array, start: number, end: number, field: UrlField): boolean {
-  let at: number;
-  let defaultPort: string;
   // "http://" or "https://" in any case, byte by byte: this runs once a line.
   const isHttp =
     end - start >= 7 &&
@@ -51,19 +65,15 @@ function readHost(bytes: Uint8Array, start: number, end: number, field: UrlField
     ((bytes[start + 1] as number) | 0x20) === 0x74 &&
     ((bytes[start + 2] as number) | 0x20) === 0x74 &&
     ((bytes[start + 3] as number) | 0x20) === 0x70;
-  const secure = isHttp && ((bytes[start + 4] as number) | 0x20) === 0x73;
-  const colon = start + (secure ? 5 : 4);
-  if (isHttp && bytes[colon] === COLON && bytes[colon + 1] === SLASH && bytes[colon + 2] === SLASH && colon + 3 <= end) {
-    at = colon + 3;
-    defaultPort = secure ? '443' : '80';
-  } else {
-    field.host = undefined;
-    field.defaultPort = undefined;
+  const https = isHttp && ((bytes[start + 4] as number) | 0x20) === 0x73;
+  const colon = start + (https ? 5 : 4);
+  if (!(isHttp && bytes[colon] === COLON && bytes[colon + 1] === SLASH && bytes[colon + 2] === SLASH && colon + 3 <= end)) {
+    setHost(field, undefined);
     return bytes[start] === SLASH;
   }
+  const at = colon + 3;
   // One pass over the authority: where it ends, where the host starts (after any userinfo), and a hash of
   // the host and port, lower-cased, to find them again without building a string (a log repeats its hosts).
-  const https = defaultPort === '443';
   const seed = https ? 0x811c9dc5 : 0x050c5d1f;
   let hash = seed;
   let hostStart = at;
@@ -83,15 +93,11 @@ function readHost(bytes: Uint8Array, start: number, end: number, field: UrlField
   // 30 bits: a small integer as a map key, not a heap number.
   hash &= 0x3fffffff;
   for (let known = knownHosts.get(hash); known !== undefined; known = known.next) {
-    if (sameAuthority(known, bytes, hostStart, authorityEnd, https)) {
-      field.host = known.host;
-      field.defaultPort = known.defaultPort;
-      return known.valid;
-    }
+    if (sameAuthority(known, bytes, hostStart, authorityEnd, https)) return setHost(field, known.reading);
   }
-  const valid = hostAndPort(bytes, hostStart, authorityEnd, defaultPort, field);
-  rememberHost(hash, bytes, hostStart, authorityEnd, https, valid, field);
-  return valid;
+  const reading = readAuthority(authorityText(bytes, hostStart, authorityEnd), https);
+  rememberHost(hash, bytes, hostStart, authorityEnd, https, reading);
+  return setHost(field, reading);
 }
 
 /** What an authority (host and port, after any userinfo) was read as, found again by its bytes. */
@@ -99,9 +105,8 @@ interface KnownHost {
   /** The authority's bytes, ASCII letters lower-cased. */
   readonly bytes: Uint8Array;
   readonly https: boolean;
-  readonly valid: boolean;
-  readonly host: string | undefined;
-  readonly defaultPort: string | undefined;
+  /** Undefined when the URL parser refuses the host. */
+  readonly reading: HostReading | undefined;
   /** Another authority of the same hash. */
   readonly next: KnownHost | undefined;
 }
@@ -116,62 +121,23 @@ function sameAuthority(known: KnownHost, bytes: Uint8Array, start: number, end: 
   return true;
 }
 
-function rememberHost(hash: number, bytes: Uint8Array, start: number, end: number, https: boolean, valid: boolean, field: UrlField): void {
+function rememberHost(hash: number, bytes: Uint8Array, start: number, end: number, https: boolean, reading: HostReading | undefined): void {
   if (knownHosts.size >= MAX_KNOWN_HOSTS) knownHosts.clear();
   const lowered = new Uint8Array(end - start);
   for (let i = 0; i < lowered.length; i++) lowered[i] = lower(bytes[start + i] as number);
-  knownHosts.set(hash, { bytes: lowered, https, valid, host: field.host, defaultPort: field.defaultPort, next: knownHosts.get(hash) });
-}
-
-/** Reads the host and port of an authority, bytes[hostStart, authorityEnd), into `field`. */
-function hostAndPort(bytes: Uint8Array, hostStart: number, authorityEnd: number, defaultPort: string, field: UrlField): boolean {
-  let hostEnd = authorityEnd;
-  let port = '';
-  if (bytes[hostStart] === OPEN_BRACKET) {
-    let close = hostStart;
-    while (close < authorityEnd && bytes[close] !== CLOSE_BRACKET) close++;
-    hostEnd = Math.min(close + 1, authorityEnd);
-  } else {
-    for (let i = hostStart; i < authorityEnd; i++) if (bytes[i] === COLON) hostEnd = i;
-  }
-  if (bytes[hostEnd] === COLON) port = latin1(bytes, hostEnd + 1, authorityEnd);
-  if (hostEnd === hostStart) return false;
-  return setHost(field, hostText(bytes, hostStart, hostEnd), port, defaultPort);
+  knownHosts.set(hash, { bytes: lowered, https, reading, next: knownHosts.get(hash) });
 }
 
 const utf8 = new TextDecoder();
 
-/** The host's bytes as text, lower-cased: by hand for ASCII (most hosts), by the decoder for the rest. */
-function hostText(bytes: Uint8Array, start: number, end: number): string {
-  // Lower-cased here: setHost's toLowerCase() then finds nothing to change.
+/** An authority's bytes as text: by hand for ASCII (most hosts), by the decoder for the rest. */
+function authorityText(bytes: Uint8Array, start: number, end: number): string {
   let text = '';
   for (let i = start; i < end; i++) {
     const byte = bytes[i] as number;
-    if (byte >= 0x80) return utf8.decode(bytes.subarray(start, end)).toLowerCase();
-    text += String.fromCharCode(lower(byte));
+    if (byte >= 0x80) return utf8.decode(bytes.subarray(start, end));
+    text += String.fromCharCode(byte);
   }
-  return text;
-}
-
-/** The host's file names (above) for a host, its port as written ('' for none) and its scheme's default port. */
-function setHost(field: UrlField, host: string, port: string, defaultPort: string): boolean {
-  if (port === '') {
-    field.host = host.toLowerCase();
-    field.defaultPort = defaultPort;
-    return true;
-  }
-  if (!/^\d+$/.test(port) || port.length > 5) return false;
-  const lowered = host.toLowerCase();
-  const effective = String(Number(port));
-  const isDefault = effective === defaultPort;
-  field.host = isDefault ? lowered : `${lowered}_${effective}`;
-  field.defaultPort = isDefault ? defaultPort : undefined;
-  return true;
-}
-
-function latin1(bytes: Uint8Array, start: number, end: number): string {
-  let text = '';
-  for (let i = start; i < end; i++) text += String.fromCharCode(bytes[i] as number);
   return text;
 }
 
@@ -252,18 +218,13 @@ function accessLogField(bytes: Uint8Array, start: number, end: number, field: Ur
     // vhost_combined: "%v:%p %h %l %u %t …"
     let vhostEnd = start;
     while (vhostEnd < end && bytes[vhostEnd] !== SPACE) vhostEnd++;
-    vhost = latin1(bytes, start, vhostEnd);
+    vhost = authorityText(bytes, start, vhostEnd);
   }
   if (vhost === undefined) {
-    field.host = undefined;
-    field.defaultPort = undefined;
+    setHost(field, undefined);
     return true;
   }
-  // A vhost's port is the server's: 443 is https's default, anything else names itself.
-  const colon = vhost.lastIndexOf(':');
-  const name = colon < 0 || vhost.endsWith(']') ? vhost : vhost.slice(0, colon);
-  const port = name === vhost ? '' : vhost.slice(colon + 1);
-  return name !== '' && setHost(field, name, port, port === '443' ? '443' : '80');
+  return setHost(field, readVhost(vhost));
 }
 
 /**
