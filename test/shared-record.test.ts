@@ -6,6 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { fetchFacts } from './support/fetch-facts.js';
 import type { FetchFacts } from '../src/fetch/cache-transitions.js';
 import {
   decodeRecord,
@@ -24,25 +25,7 @@ const MAX_BYTES = 500_000;
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
 
 function facts(overrides: Partial<FetchFacts> = {}): FetchFacts {
-  return {
-    outcome: 'rules',
-    reason: 'ok',
-    status: 200,
-    origin: ORIGIN,
-    robotsUrl: `${ORIGIN}/robots.txt`,
-    finalUrl: `${ORIGIN}/robots.txt`,
-    redirects: 0,
-    bytes: 0,
-    truncated: false,
-    bytesIgnored: 0,
-    contentType: 'text/plain',
-    looksLikeHtml: false,
-    maxAge: undefined,
-    retryAfter: undefined,
-    etag: '"v1"',
-    lastModified: undefined,
-    ...overrides,
-  };
+  return fetchFacts(ORIGIN, overrides);
 }
 
 function rulesEntry(body: Uint8Array, overrides: Partial<FetchFacts> = {}): SharedEntry {

@@ -9,6 +9,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { fetchFacts } from './support/fetch-facts.js';
 import { RobotsCache, type RobotsSource } from '../src/platform/inline.js';
 import { CACHE_LIMITS } from '../src/fetch/cache-policy.js';
 import type { FetchFacts } from '../src/fetch/cache-transitions.js';
@@ -58,25 +59,7 @@ class RecordingStore extends MemoryStore {
 }
 
 function facts(origin: string, overrides: Partial<FetchFacts>): FetchFacts {
-  return {
-    outcome: 'rules',
-    reason: 'ok',
-    status: 200,
-    origin,
-    robotsUrl: `${origin}/robots.txt`,
-    finalUrl: `${origin}/robots.txt`,
-    redirects: 0,
-    bytes: RULES.length,
-    truncated: false,
-    bytesIgnored: 0,
-    contentType: 'text/plain',
-    looksLikeHtml: false,
-    maxAge: undefined,
-    retryAfter: undefined,
-    etag: '"v1"',
-    lastModified: undefined,
-    ...overrides,
-  };
+  return fetchFacts(origin, { bytes: RULES.length, ...overrides });
 }
 
 /** A valid entry of each kind the cache keeps, fetched `age` before NOW. */

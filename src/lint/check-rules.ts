@@ -2,6 +2,7 @@
  * Checks of Allow and Disallow lines: patterns that can match no URL, patterns crawlers read differently,
  * rules that can never decide anything, and paths a robots.txt publishes to anyone who reads it.
  */
+import type { LintCode } from './codes.js';
 import { quote, shorten, type LintContext } from './context.js';
 import type { LintGroup } from './groups.js';
 import type { LintRecord } from './records.js';
@@ -201,13 +202,17 @@ const LINE_CODES = [
   'whitespace-in-pattern',
   'dollar-inside-pattern',
   'sensitive-path',
-] as const;
+] as const satisfies readonly LintCode[];
+const PAIR_CODES = ['duplicate-rule', 'allow-disallow-same-pattern'] as const satisfies readonly LintCode[];
+const OUTRANKED_CODES = ['redundant-rule', 'outranked-rule'] as const satisfies readonly LintCode[];
+/** Every code checkRules() reports. */
+export const RULE_CODES: readonly LintCode[] = [...LINE_CODES, ...PAIR_CODES, ...OUTRANKED_CODES];
 
 /** Each rule line alone, then the rules of each group together; a part none of whose codes is wanted is skipped. */
 export function checkRules(context: LintContext): void {
   const lines = context.wants(LINE_CODES);
-  const pairs = context.wants(['duplicate-rule', 'allow-disallow-same-pattern']);
-  const outranked = context.wants(['redundant-rule', 'outranked-rule']);
+  const pairs = context.wants(PAIR_CODES);
+  const outranked = context.wants(OUTRANKED_CODES);
   for (const group of context.grouping.groups) {
     if (lines) for (const rule of group.rules) checkRule(context, rule);
     if (pairs) checkGroupRules(context, group);

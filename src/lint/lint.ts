@@ -10,7 +10,7 @@ import { byteOrderMarks, checkByteOrderMarks, checkEncoding, checkHtml, checkSiz
 import { checkExtensions } from './check-extensions.js';
 import { checkAgents, checkBlankLines, checkDisallowAll, checkGoogleCrawlDelay, checkOrphans } from './check-groups.js';
 import { checkKeys } from './check-keys.js';
-import { checkRules } from './check-rules.js';
+import { checkRules, RULE_CODES } from './check-rules.js';
 import { LINT_CODES, type LintCode } from './codes.js';
 import { LintContext } from './context.js';
 import { DEFAULT_LINT_MAX_BYTES, SEVERITY_RANK, type LintDiagnostic, type LintOptions } from './diagnostic.js';
@@ -37,21 +37,7 @@ const CHECKS: readonly Check[] = [
     run: checkAgents,
   },
   { codes: ['blank-line-before-rules', 'blank-line-in-group'], run: checkBlankLines },
-  {
-    codes: [
-      'empty-allow',
-      'pattern-not-path',
-      'multiple-paths',
-      'whitespace-in-pattern',
-      'dollar-inside-pattern',
-      'sensitive-path',
-      'duplicate-rule',
-      'allow-disallow-same-pattern',
-      'redundant-rule',
-      'outranked-rule',
-    ],
-    run: checkRules,
-  },
+  { codes: RULE_CODES, run: checkRules },
   { codes: ['sitemap-not-absolute', 'host-invalid', 'host-repeated', 'crawl-delay-invalid', 'clean-param-invalid'], run: checkExtensions },
   { codes: ['crawl-delay-google'], run: checkGoogleCrawlDelay },
   { codes: ['disallow-all'], run: checkDisallowAll },
