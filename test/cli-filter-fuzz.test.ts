@@ -14,16 +14,16 @@
  * socket to anything but 127.0.0.1 is refused before it connects) and, where `unshare -rn` works, in a
  * network namespace of its own with no interface up, so that not even a packet could leave.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
+import { CLI, runForBytes, type BytesRun } from './support/cli.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const CLI = join(ROOT, 'dist/cli.js');
 const PRELOAD = join(ROOT, 'test/support/cli-network-preload.mjs');
 const AGENT = 'ExampleBot';
 const work = mkdtempSync(join(tmpdir(), 'robotstxt-filter-fuzz-'));
@@ -45,26 +45,10 @@ const ROBOTS = join(work, 'robots');
 mkdirSync(ROBOTS);
 for (const { name, body } of Object.values(FILES)) writeFileSync(join(ROBOTS, name), body);
 
-interface Run {
-  readonly code: number | null;
-  readonly stdout: Buffer;
-  readonly stderr: string;
-}
-
-function runFilter(args: readonly string[], input: Buffer, network: boolean): Promise<Run> {
+function runFilter(args: readonly string[], input: Buffer, network: boolean): Promise<BytesRun> {
   const node = [process.execPath, ...(network ? ['--import', PRELOAD] : []), CLI, 'filter', ...args];
   const [file, ...rest] = network && unshare ? ['unshare', '-rn', ...node] : node;
-  return new Promise((resolve, reject) => {
-    const child = spawn(file as string, rest, { env: { ...process.env, ROBOTSTXT_TEST_DNS: '' } });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString() }));
-    child.stdin.on('error', () => undefined);
-    child.stdin.end(input);
-  });
+  return runForBytes([file as string, ...rest], input, { env: { ...process.env, ROBOTSTXT_TEST_DNS: '' } });
 }
 
 // The grammar.
@@ -265,7 +249,7 @@ function escaped(bytes: Buffer): Buffer {
 }
 
 /** Checks a run's output line by line against the input's lines, and returns the verdicts. */
-function checkRun(result: Run, lines: readonly Buffer[], source: 'dir' | 'fetch'): Verdict[] {
+function checkRun(result: BytesRun, lines: readonly Buffer[], source: 'dir' | 'fetch'): Verdict[] {
   expect(result.code, result.stderr).toBe(0);
   expect(result.stderr).not.toMatch(/\n\s+at |Error/);
   const out: Buffer[] = [];

@@ -10,12 +10,11 @@
  * parallel runs with a HOME of its own (it keeps state in ~/.parallel) and --will-cite (it asks for a citation
  * once, on a terminal).
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CLI } from './support/cli.js';
+import { CLI, runForBytes, type BytesRun } from './support/cli.js';
 import { systemTool } from './support/system-tool.js';
 
 const parallel = systemTool({ name: 'parallel', install: 'apt-get install -y parallel', version: /^GNU parallel/ });
@@ -95,24 +94,9 @@ function writeFile(name: string, content: string | Buffer): void {
   writeFileSync(join(work, name), content);
 }
 
-interface Run {
-  readonly code: number | null;
-  readonly stdout: Buffer;
-  readonly stderr: string;
-}
-
 /** `command ...args` in the work directory, with `input` on its stdin. */
-function run(command: string, args: readonly string[], input: Buffer | string = ''): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: work, env: ENV, timeout: 50_000 });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString() }));
-    child.stdin.end(input);
-  });
+function run(command: string, args: readonly string[], input: Buffer | string = ''): Promise<BytesRun> {
+  return runForBytes([command, ...args], input, { cwd: work, env: ENV, timeout: 50_000 });
 }
 
 function lineCount(bytes: Buffer): number {

@@ -1,5 +1,5 @@
 /** The built `robotstxt` command (dist/cli.js, `npm test` builds it), run as a user runs it. */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
@@ -46,4 +46,34 @@ export function runOnTestNetwork(
     .map(([name, addresses]) => `${name}=${addresses.join(',')}`)
     .join(' ');
   return runNode(['--import', NETWORK_PRELOAD, CLI, ...args], { ...process.env, ROBOTSTXT_TEST_DNS: table }, input);
+}
+
+/** A run whose output is kept as bytes, for byte-for-byte comparisons. */
+export interface BytesRun {
+  readonly code: number | null;
+  readonly stdout: Buffer;
+  readonly stderr: string;
+}
+
+/**
+ * Runs `command` (the program, then its arguments) with `input` on stdin and its stdout kept as bytes. A
+ * program that exits before reading all of its input is no error here: its exit code says what happened.
+ */
+export function runForBytes(
+  command: readonly string[],
+  input: Buffer | string,
+  options: { readonly env?: NodeJS.ProcessEnv; readonly cwd?: string; readonly timeout?: number } = {},
+): Promise<BytesRun> {
+  const [file = '', ...args] = command;
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, { env: options.env ?? process.env, cwd: options.cwd, timeout: options.timeout });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString() }));
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(input);
+  });
 }
