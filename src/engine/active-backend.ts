@@ -7,6 +7,7 @@
  * Never silently: where the WebAssembly matcher cannot load, matcherInfo() says why, and one console.warn
  * names the error once per process (a caller that chose the TypeScript executor is never warned).
  */
+import { describeValue } from '../api/describe-value.js';
 import { readRecords, type RecordReader } from '../parse/records.js';
 import type { BackendKind, MatcherBackend } from './backend.js';
 import { typescriptBackend } from './typescript-backend.js';
@@ -100,16 +101,10 @@ export function currentBackend(): MatcherBackend {
  */
 export function setMatcher(kind: BackendKind): BackendKind {
   if (kind !== 'wasm' && kind !== 'typescript') {
-    throw new RangeError(`setMatcher takes 'wasm' or 'typescript', got ${describe(kind)}`);
+    throw new RangeError(`setMatcher takes 'wasm' or 'typescript', got ${describeValue(kind, 40)}`);
   }
   preferred = kind;
   return currentBackend().kind;
-}
-
-/** A value for an error message: strings quoted (and cut), other values by type, so nothing hostile is echoed at length. */
-function describe(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
-  return value === null ? 'null' : typeof value;
 }
 
 /** The record reader that goes with the current matcher: the WebAssembly lexer, or the TypeScript one. */

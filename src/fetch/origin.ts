@@ -3,6 +3,7 @@
  * RFC 9309 §2.3; https://developers.google.com/search/docs/crawling-indexing/robots/robots_txt
  * ("File location and range of validity").
  */
+import { describeValue } from '../api/describe-value.js';
 import { isUrlObject, type URLInput } from '../api/web-types.js';
 
 /** A URL's origin and the robots.txt that governs it. */
@@ -19,11 +20,6 @@ export interface LocatedUrl {
   readonly url: URL;
 }
 
-function describe(input: unknown): string {
-  if (typeof input === 'string') return JSON.stringify(input.length > 200 ? `${input.slice(0, 200)}…` : input);
-  return input === null ? 'null' : typeof input;
-}
-
 /**
  * Parses `input` (an absolute http(s) URL as a string, or a URL object) with the WHATWG URL parser, the
  * one fetch() uses, and finds its robots.txt. Throws a TypeError that says what to pass otherwise.
@@ -35,19 +31,19 @@ export function locateUrl(input: string | URLInput): LocatedUrl {
     try {
       url = new URL(text);
     } catch {
-      throw new TypeError(`Invalid URL ${describe(text)}: pass an absolute http(s) URL or origin, such as "https://example.com/page"`);
+      throw new TypeError(`Invalid URL ${describeValue(text)}: pass an absolute http(s) URL or origin, such as "https://example.com/page"`);
     }
   } else {
-    throw new TypeError(`Expected a URL as a string or URL object, got ${describe(input)}`);
+    throw new TypeError(`Expected a URL as a string or URL object, got ${describeValue(input)}`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new TypeError(
-      `Unsupported URL scheme "${url.protocol}" in ${describe(url.href)}: robots.txt is fetched over http: and https: only; ` +
+      `Unsupported URL scheme "${url.protocol}" in ${describeValue(url.href)}: robots.txt is fetched over http: and https: only; ` +
         `pass a URL such as "https://example.com/page"`,
     );
   }
   if (url.hostname === '') {
-    throw new TypeError(`URL ${describe(url.href)} has no host: pass a URL such as "https://example.com/page"`);
+    throw new TypeError(`URL ${describeValue(url.href)} has no host: pass a URL such as "https://example.com/page"`);
   }
   const origin = url.origin;
   return { location: { origin, robotsUrl: `${origin}/robots.txt` }, url };
