@@ -280,7 +280,7 @@ function checkRun(result: BytesRun, lines: readonly Buffer[], source: 'dir' | 'f
 }
 
 describe('filter over generated lines', () => {
-  const ARGS = ['--agent', AGENT, '--emit', 'all', '--annotate', '--missing', 'disallow'];
+  const ARGS = ['--agent', AGENT, '--emit', 'all', '--format', 'tsv', '--missing', 'disallow'];
 
   it.each([0x5eed_0001, 0x5eed_0002, 0x5eed_0003])(
     'seed %i: --robots-dir and --fetch give every line one verdict, the URL parser’s host’s, for any number of workers',

@@ -51,7 +51,7 @@ function connections(result: Run): string[] {
   return [...result.stderr.matchAll(/^\[test-network\] (.*)$/gm)].map((match) => match[1] as string);
 }
 
-const FETCH = ['filter', '--agent', 'ExampleBot', '--fetch', '--allow-network', '127.0.0.1/32', '--emit', 'all', '--annotate'];
+const FETCH = ['filter', '--agent', 'ExampleBot', '--fetch', '--allow-network', '127.0.0.1/32', '--emit', 'all', '--format', 'tsv'];
 
 describe('no line stops a batch', () => {
   // Hosts the URL parser refuses: a percent-decoded `/`, an IPv4 number out of range, a forbidden code
@@ -73,7 +73,7 @@ describe('no line stops a batch', () => {
   it('--robots-dir reads those lines as malformed too, the same host reading', async () => {
     const dir = folder('refused', { 'example.com': RULES });
     const result = await run(
-      ['filter', '--agent', 'ExampleBot', '--robots-dir', dir, '--emit', 'all', '--annotate', '-q'],
+      ['filter', '--agent', 'ExampleBot', '--robots-dir', dir, '--emit', 'all', '--format', 'tsv', '-q'],
       REFUSED.join('\n'),
     );
     expect(result.code).toBe(0);
@@ -184,7 +184,7 @@ describe('saved files are safe', () => {
     expect(readdirSync(saved).sort()).toEqual([hashed, `%6eul.example_${site.port}`, `a%2ab.example_${site.port}`].sort());
     for (const name of readdirSync(saved)) expect(readFileSync(join(saved, name), 'utf8')).toBe(RULES);
     const replay = await run(
-      ['filter', '--agent', 'ExampleBot', '--robots-dir', saved, '--missing', 'disallow', '--emit', 'all', '--annotate', '-q'],
+      ['filter', '--agent', 'ExampleBot', '--robots-dir', saved, '--missing', 'disallow', '--emit', 'all', '--format', 'tsv', '-q'],
       input,
     );
     expect(replay.stdout).toBe(result.stdout);
@@ -251,7 +251,7 @@ describe('annotated output carries no control byte', () => {
   ];
 
   it('--annotate escapes TAB, CR, LF, ESC, other C0 bytes, DEL and the backslash in the URL and in the rule', async () => {
-    const result = await run([...SOURCE, '--annotate'], `${lines.join('\n')}\n`);
+    const result = await run([...SOURCE, '--format', 'tsv'], `${lines.join('\n')}\n`);
     expect(result.stdout.split('\n')).toEqual([
       'https://example.com/a\\tb/x\tdisallowed\t2\tdisallow: /a\\tb',
       'https://example.com/e\\x1b[31m/x\tdisallowed\t3\tdisallow: /e\\x1b[31m',
@@ -264,9 +264,9 @@ describe('annotated output carries no control byte', () => {
   });
 
   it('with tab-separated fields (--field N), the line keeps its own TABs; jsonl carries the exact text; plain output is the input', async () => {
-    const fields = await run([...SOURCE, '--annotate', '--field', '2'], `id\t${lines[1]}\tz\n`);
+    const fields = await run([...SOURCE, '--format', 'tsv', '--field', '2'], `id\t${lines[1]}\tz\n`);
     expect(fields.stdout).toBe('id\thttps://example.com/e\\x1b[31m/x\tz\tdisallowed\t3\tdisallow: /e\\x1b[31m\n');
-    const jsonl = await run([...SOURCE, '--output-format', 'jsonl'], `${lines[1]}\n`);
+    const jsonl = await run([...SOURCE, '--format', 'jsonl'], `${lines[1]}\n`);
     expect(JSON.parse(jsonl.stdout)).toEqual({ url: lines[1], allowed: false, line: 3, rule: 'disallow: /e\u001b[31m' });
     expect(jsonl.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
     const plain = await run(SOURCE, `${lines.join('\n')}\n`);
@@ -284,7 +284,7 @@ describe('a URL’s host is read as the URL parser reads it', () => {
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/^lines: 4\nallowed: 0\ndisallowed: 4\nmalformed: 0\nhosts: 2, without robots.txt: 0$/m);
     const annotated = await run(
-      ['filter', '--agent', 'ExampleBot', '--robots-dir', dir, '--emit', 'all', '--annotate', '-q'],
+      ['filter', '--agent', 'ExampleBot', '--robots-dir', dir, '--emit', 'all', '--format', 'tsv', '-q'],
       URLS.join('\n'),
     );
     expect(verdicts(annotated)).toEqual(['disallowed', 'disallowed', 'disallowed', 'disallowed']);

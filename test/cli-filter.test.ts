@@ -85,14 +85,14 @@ describe('deciding lines', () => {
   it('--emit disallowed and all; --annotate; jsonl; --quiet', async () => {
     const input = file('urls.txt', `${URLS}\n`);
     expect((await run([...SOURCE, '--emit', 'disallowed', '-q', input])).stdout.toString().split('\n')).toHaveLength(7);
-    const annotated = await run([...SOURCE, '--emit', 'all', '--annotate', '--quiet', input]);
+    const annotated = await run([...SOURCE, '--emit', 'all', '--format', 'tsv', '--quiet', input]);
     expect(annotated.stderr).toBe('');
     expect(annotated.stdout.toString().split('\n').slice(0, 3)).toEqual([
       'https://example.com/public\tallowed\t0\t',
       'https://example.com/private/x\tdisallowed\t7\tdisallow: /private/',
       'http://EXAMPLE.com/drafts/1?q=2\tdisallowed\t6\tdisallow: /drafts/',
     ]);
-    const jsonl = await run([...SOURCE, '--emit', 'all', '--output-format', 'jsonl', '-q', input]);
+    const jsonl = await run([...SOURCE, '--emit', 'all', '--format', 'jsonl', '-q', input]);
     const objects = jsonl.stdout
       .toString()
       .trim()
@@ -103,7 +103,7 @@ describe('deciding lines', () => {
   });
 
   it('names ports as host_PORT, and finds host_443 for a default port; --missing disallow', async () => {
-    const result = await run([...SOURCE, '--emit', 'all', '--annotate', '--missing', 'disallow', '-q', file('urls.txt', URLS)]);
+    const result = await run([...SOURCE, '--emit', 'all', '--format', 'tsv', '--missing', 'disallow', '-q', file('urls.txt', URLS)]);
     const verdicts = result.stdout
       .toString()
       .trim()
@@ -128,7 +128,7 @@ describe('deciding lines', () => {
     // The URL parser reads `..` as a host (its file is named `.%2e`), `.` as the root alone (no host) and
     // refuses `a/../outside` (a percent-decoded `/`): the last two are malformed.
     const input = ['http://../outside', 'http://./x', 'http://a%2F..%2Foutside/x', 'https://robots/example.com'].join('\n');
-    const result = await run([...SOURCE, '--missing', 'disallow', '--emit', 'all', '--annotate'], input);
+    const result = await run([...SOURCE, '--missing', 'disallow', '--emit', 'all', '--format', 'tsv'], input);
     expect(result.code).toBe(0);
     expect(
       result.stdout
@@ -174,7 +174,8 @@ describe('deciding lines', () => {
       join(ROBOTS, 'example.com'),
       '--emit',
       'all',
-      '--annotate',
+      '--format',
+      'tsv',
       '-q',
       file('random.txt', `${lines.join('\n')}\n`),
     ]);
@@ -212,7 +213,7 @@ describe('input', () => {
     );
     const json =
       '{"request":{"url":"https://example.com/ok"}}\n{"request":{"url":"https://example.com/private/\\u0078"}}\n{"request":{}}\nnot json\n';
-    const decided = await run([...SOURCE, '--json-field', 'request.url', '--emit', 'all', '--annotate', '-q'], json);
+    const decided = await run([...SOURCE, '--json-field', 'request.url', '--emit', 'all', '--format', 'tsv', '-q'], json);
     expect(
       decided.stdout
         .toString()
@@ -224,7 +225,10 @@ describe('input', () => {
       '203.0.113.7 - - [23/Nov/2026:10:00:01 +0000] "GET /private/x?y=1 HTTP/1.1" 200 12 "-" "ExampleBot/1.0"',
       '- garbage',
     ].join('\n');
-    const combined = await run([...SOURCE, '--format', 'combined', '--host', 'example.com', '--emit', 'all', '--annotate', '-q'], log);
+    const combined = await run(
+      [...SOURCE, '--input-format', 'combined', '--host', 'example.com', '--emit', 'all', '--format', 'tsv', '-q'],
+      log,
+    );
     expect(
       combined.stdout
         .toString()
@@ -233,7 +237,7 @@ describe('input', () => {
     ).toEqual(['allowed', 'disallowed', 'malformed', undefined]);
     const vhosts =
       'example.com:443 203.0.113.7 - - [23/Nov/2026:10:00:00 +0000] "GET /private/x HTTP/1.1" 200 1 "-" "-"\nported.net:8080 203.0.113.7 - - [23/Nov/2026:10:00:00 +0000] "GET /p HTTP/1.1" 200 1 "-" "-"\n';
-    const byVhost = await run([...SOURCE, '--format', 'combined', '--emit', 'all', '--annotate', '-q'], vhosts);
+    const byVhost = await run([...SOURCE, '--input-format', 'combined', '--emit', 'all', '--format', 'tsv', '-q'], vhosts);
     expect(
       byVhost.stdout
         .toString()
@@ -317,7 +321,7 @@ function generatedLog(lines: number): Buffer {
 
 describe('worker threads and the split contract', () => {
   const log = generatedLog(120_000);
-  const args = [...SOURCE, '--emit', 'all', '--annotate', '-q'];
+  const args = [...SOURCE, '--emit', 'all', '--format', 'tsv', '-q'];
 
   it('--workers 1 and --workers 2 write the same bytes', async () => {
     const input = file('big.txt', log);
@@ -391,7 +395,8 @@ describe('--fetch', () => {
         saved,
         '--emit',
         'all',
-        '--annotate',
+        '--format',
+        'tsv',
         '-q',
       ],
       input,
@@ -409,15 +414,15 @@ describe('--fetch', () => {
     const siteFile = `127.0.0.1_${site.port}`;
     expect(readdirSync(saved).sort()).toEqual([siteFile, `127.0.0.1_${gone.port}`].sort());
     expect(readFileSync(join(saved, siteFile), 'utf8')).toBe('User-agent: *\nDisallow: /private/\n');
-    const again = await run(['--agent', 'ExampleBot', '--robots-dir', saved, '--emit', 'all', '--annotate', '-q'], input);
+    const again = await run(['--agent', 'ExampleBot', '--robots-dir', saved, '--emit', 'all', '--format', 'tsv', '-q'], input);
     expect(again.stdout.equals(result.stdout)).toBe(true);
     // Fetched in the main thread, decided in it (--workers 1) or in workers (2): the same bytes, each host fetched once.
     const inline = await run(
-      ['--agent', 'ExampleBot', '--fetch', '--allow-internal-hosts', '--workers', '1', '--emit', 'all', '--annotate', '-q'],
+      ['--agent', 'ExampleBot', '--fetch', '--allow-internal-hosts', '--workers', '1', '--emit', 'all', '--format', 'tsv', '-q'],
       input,
     );
     const threaded = await run(
-      ['--agent', 'ExampleBot', '--fetch', '--allow-internal-hosts', '--workers', '2', '--emit', 'all', '--annotate', '-q'],
+      ['--agent', 'ExampleBot', '--fetch', '--allow-internal-hosts', '--workers', '2', '--emit', 'all', '--format', 'tsv', '-q'],
       input,
     );
     expect(inline.stdout.equals(result.stdout)).toBe(true);
@@ -445,7 +450,8 @@ describe('--fetch', () => {
         '1',
         '--emit',
         'all',
-        '--annotate',
+        '--format',
+        'tsv',
         '-q',
       ],
       `${lines.join('\n')}\n`,
@@ -463,7 +469,7 @@ describe('--fetch', () => {
     const dir = join(work, 'big-robots');
     sites.forEach((server, i) => file(`big-robots/127.0.0.1_${server.port}`, big('abc'[i] as string)));
     const fromDir = await run(
-      ['--agent', 'ExampleBot', '--robots-dir', dir, '--cache-mb', '1', '--workers', '1', '--emit', 'all', '--annotate', '-q'],
+      ['--agent', 'ExampleBot', '--robots-dir', dir, '--cache-mb', '1', '--workers', '1', '--emit', 'all', '--format', 'tsv', '-q'],
       `${lines.join('\n')}\n`,
     );
     expect(fromDir.stdout.equals(result.stdout)).toBe(true);

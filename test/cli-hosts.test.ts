@@ -136,7 +136,8 @@ describe('filter --fetch refuses internal hosts by default', () => {
         'disallow',
         '--emit',
         'all',
-        '--annotate',
+        '--format',
+        'tsv',
         '--workers',
         '1',
       ],
@@ -164,7 +165,7 @@ describe('filter --fetch refuses internal hosts by default', () => {
   });
 
   it('with the default --missing allow, refused hosts are allowed, as hosts with no robots.txt are', async () => {
-    const result = await run(['filter', '--agent', 'ExampleBot', '--fetch', '--emit', 'all', '--annotate'], {}, 'http://10.1.2.3/x\n');
+    const result = await run(['filter', '--agent', 'ExampleBot', '--fetch', '--emit', 'all', '--format', 'tsv'], {}, 'http://10.1.2.3/x\n');
     expect(result.stdout).toBe('http://10.1.2.3/x\tallowed\t0\t\n');
     expect(result.stderr).toMatch(/^refused hosts: 1 \(10\.1\.2\.3\): internal, not fetched/m);
     expect(connections(result)).toEqual([]);

@@ -143,11 +143,8 @@ describe.skipIf(!parallel.found)('GNU parallel over robotstxt filter', () => {
 
   it.each([
     ['the default output (allowed lines, the summary on stderr)', []],
-    ['--emit all --annotate', ['--emit', 'all', '--annotate', '-q']],
-    [
-      '--emit disallowed --output-format jsonl, two worker threads',
-      ['--emit', 'disallowed', '--output-format', 'jsonl', '--workers', '2', '-q'],
-    ],
+    ['--emit all --annotate', ['--emit', 'all', '--format', 'tsv', '-q']],
+    ['--emit disallowed --output-format jsonl, two worker threads', ['--emit', 'disallowed', '--format', 'jsonl', '--workers', '2', '-q']],
   ])('%s: the same bytes as one process', async (_mode, options) => {
     const filter = ['filter', '--agent', 'ExampleBot', '--robots-dir', 'robots', ...options];
     const alone = await run('robotstxt', filter, LOG);
@@ -162,7 +159,7 @@ describe.skipIf(!parallel.found)('GNU parallel over robotstxt filter', () => {
   it('the log has every kind of line: --emit all --annotate finds allowed, disallowed and malformed ones', async () => {
     const annotated = await run(
       'robotstxt',
-      ['filter', '--agent', 'ExampleBot', '--robots-dir', 'robots', '--emit', 'all', '--annotate', '-q'],
+      ['filter', '--agent', 'ExampleBot', '--robots-dir', 'robots', '--emit', 'all', '--format', 'tsv', '-q'],
       LOG,
     );
     const verdicts = new Set(

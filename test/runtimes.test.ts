@@ -41,11 +41,11 @@ const CLI_COMMANDS: readonly { readonly title: string; readonly args: readonly s
   { title: 'check', args: ['check', 'robots.txt', AGENT, ...URLS] },
   {
     title: 'filter, one robots.txt, every line annotated',
-    args: ['filter', '-q', '--agent', AGENT, '--robots', 'robots.txt', '--annotate', '--emit', 'all', 'urls.txt'],
+    args: ['filter', '-q', '--agent', AGENT, '--robots', 'robots.txt', '--format', 'tsv', '--emit', 'all', 'urls.txt'],
   },
   {
     title: 'filter, a robots.txt per host, two worker threads, stdin to JSON lines',
-    args: ['filter', '-q', '--agent', AGENT, '--robots-dir', 'robots', '--workers', '2', '--output-format', 'jsonl', '--emit', 'all'],
+    args: ['filter', '-q', '--agent', AGENT, '--robots-dir', 'robots', '--workers', '2', '--format', 'jsonl', '--emit', 'all'],
     input: `${URLS.join('\n')}\n`,
   },
   { title: 'lint', args: ['lint', 'faulty.txt'] },

@@ -11,7 +11,7 @@ import { FetchResolver } from './fetch-source.js';
 import { batchesOf, inputSize, readInputs, type OverlongSegment } from './input.js';
 import { readFilterOptions, type FilterOptions } from './options.js';
 import { WorkerPool, type BatchDecider } from './pool.js';
-import { HandedSource, openSource, type FetchedVerdict } from './robots-source.js';
+import { HandedSource, openSource, type HostOutcome } from './robots-source.js';
 import { Tally } from './progress.js';
 import { keepsTabs, tsvField } from './tsv.js';
 
@@ -87,7 +87,7 @@ class InlineDecider implements BatchDecider {
     return decideBatch(bytes, this.options, this.source);
   }
 
-  hand(host: string, body: Uint8Array | FetchedVerdict): void {
+  hand(host: string, body: Uint8Array | HostOutcome): void {
     if (this.source instanceof HandedSource) this.source.hand(host, body);
   }
 
@@ -135,7 +135,7 @@ function overlongOutput(segment: OverlongSegment, options: FilterOptions, state:
   if (options.emit !== 'all') return [];
   if (options.output === 'jsonl') return segment.last ? [new TextEncoder().encode('{"url":null,"malformed":true}\n')] : [];
   const bytes = segment.bytes;
-  if (!options.annotate) {
+  if (options.output !== 'tsv') {
     if (bytes.length > 0) state.lastByte = bytes[bytes.length - 1] as number;
     if (!segment.last) return [bytes];
     return state.lastByte === 0x0a ? [bytes] : [bytes, Uint8Array.of(0x0a)];
@@ -186,6 +186,7 @@ function checkRobotsSource(options: FilterOptions): void {
 
 export async function runFilter(args: readonly string[]): Promise<number> {
   const options = readFilterOptions(args);
+  for (const deprecation of options.deprecations) process.stderr.write(`robotstxt: note: ${deprecation}\n`);
   checkRobotsSource(options);
   const totalBytes = inputSize(options.files);
   const tally = new Tally(!options.quiet, totalBytes);

@@ -10,7 +10,7 @@
  */
 import type { AgentRules } from '../library.js';
 import type { FilterSettings } from './options.js';
-import type { HostRules, RobotsSource } from './robots-source.js';
+import { isRules, type HostRules, type RobotsSource } from './robots-source.js';
 import { joined } from './joined.js';
 import { emptyField, readUrlField } from './url-field.js';
 import { decideLine, hostsOf, rulesOfField, type BatchResult, type Decision, type Verdict } from './line-verdict.js';
@@ -57,7 +57,7 @@ export function decideBatch(batch: Uint8Array, settings: FilterSettings, source:
 function decideLineByLine(batch: Uint8Array, settings: FilterSettings, source: RobotsSource): BatchResult {
   const field = emptyField();
   const decision: Decision = { verdict: 'malformed', ruleLine: 0, rule: '' };
-  const explain = settings.annotate || settings.output === 'jsonl';
+  const explain = settings.output !== 'text';
   const groups = new Map<AgentRules, RangeGroup>();
   /** Each host's rules, looked up once per batch; its keys are the hosts the batch names. */
   const hostRules = new Map<string, HostRules>();
@@ -82,7 +82,7 @@ function decideLineByLine(batch: Uint8Array, settings: FilterSettings, source: R
     start = next;
     if (!readUrlField(batch, lineStart, end, settings.shape, source.needsHost, field)) continue;
     const rules = rulesOfField(field, source, hostRules);
-    if (!explain && field.text === undefined && rules !== null && typeof rules !== 'string') {
+    if (!explain && field.text === undefined && isRules(rules)) {
       let group = groups.get(rules);
       if (group === undefined) groups.set(rules, (group = { rules, lines: [], ranges: [] }));
       group.lines.push(line);
@@ -136,7 +136,7 @@ function decideLineByLine(batch: Uint8Array, settings: FilterSettings, source: R
           ? { url: null, malformed: true }
           : { url: shown.url, allowed: name === 'allowed', line: shown.ruleLine, rule: shown.rule === '' ? null : shown.rule };
       parts.push(encoder.encode(`${JSON.stringify(object)}\n`));
-    } else if (settings.annotate) {
+    } else if (settings.output === 'tsv') {
       flushRun();
       parts.push(
         tsvField(batch.subarray(start, end), keepsTabs(settings.shape)),

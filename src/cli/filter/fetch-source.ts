@@ -19,7 +19,7 @@ import { printable } from '../report.js';
 import { withBody } from '../response-body.js';
 import type { FilterSettings, RobotsSourceSetting } from './options.js';
 import { robotsFileName } from './robots-file-name.js';
-import type { FetchedVerdict } from './robots-source.js';
+import type { HostOutcome } from './robots-source.js';
 import { emptyField, readUrlField } from './url-field.js';
 
 type FetchSetting = Extract<RobotsSourceSetting, { kind: 'fetch' }>;
@@ -104,7 +104,7 @@ export class FetchResolver {
   /** `hand` gets each host's file (or the verdict that stands for one), for the threads that decide. */
   constructor(
     private readonly settings: FilterSettings,
-    private readonly hand: (host: string, body: Uint8Array | FetchedVerdict) => void,
+    private readonly hand: (host: string, body: Uint8Array | HostOutcome) => void,
   ) {
     this.setting = settings.robots as FetchSetting;
     this.guard = new HostGuard(this.setting.hosts);
@@ -168,7 +168,7 @@ export class FetchResolver {
       // It throws only for a URL or an option it refuses, which the host reading and the options rule out; should
       // one still come, the host is one that could not be fetched (RFC 9309 §2.3.1.4), not the end of the run.
       note(`${origin}/robots.txt could not be fetched (${(error as Error).message}): its lines are disallowed, as an unreachable site's`);
-      this.hand(host, 'disallow-all');
+      this.hand(host, { allowed: false, reason: 'unreachable' });
       return;
     }
     // The only refusals here are the guard's: allowRedirect is not set.
@@ -180,9 +180,15 @@ export class FetchResolver {
     const body = result.outcome === 'rules' ? await bodies.get(result.finalUrl) : undefined;
     result.robots?.dispose();
     // A 2xx whose copy could not be read is one whose body the library could not read either: it has no rules.
-    const handed = result.outcome === 'rules' ? (body ?? 'disallow-all') : result.outcome;
+    const handed: Uint8Array | HostOutcome =
+      result.outcome === 'rules'
+        ? (body ?? { allowed: false, reason: 'unreachable' })
+        : result.outcome === 'allow-all'
+          ? { allowed: true, reason: 'missing' }
+          : { allowed: false, reason: result.reason === 'server-error' ? 'server-error' : 'unreachable' };
     this.hand(host, handed);
-    if (this.saves !== undefined && handed !== 'disallow-all') this.save(host, handed === 'allow-all' ? new Uint8Array(0) : handed);
+    if (this.saves !== undefined && (handed instanceof Uint8Array || handed.allowed))
+      this.save(host, handed instanceof Uint8Array ? handed : new Uint8Array(0));
   }
 
   /** Writes a host's file in the --save-dir folder; a failure is said and counted, and the run goes on. */

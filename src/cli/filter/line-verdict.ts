@@ -3,7 +3,7 @@
  * WebAssembly fast path (./scanned.ts), which must agree byte for byte.
  */
 import type { FilterSettings } from './options.js';
-import { rulesKey, type HostRules, type RobotsSource } from './robots-source.js';
+import { isRules, rulesKey, type HostRules, type RobotsSource } from './robots-source.js';
 import type { UrlField } from './url-field.js';
 
 export interface BatchResult {
@@ -35,8 +35,8 @@ function ruleText(rule: { readonly kind: string; readonly pattern: string } | un
 export function decideLine(rules: HostRules, url: string, settings: FilterSettings, explain: boolean, decision: Decision): void {
   decision.ruleLine = 0;
   decision.rule = '';
-  if (rules === null || typeof rules === 'string') {
-    const allowed = rules === null ? settings.missing === 'allow' : rules === 'allow-all';
+  if (!isRules(rules)) {
+    const allowed = rules === null ? settings.missing === 'allow' : rules.allowed;
     decision.verdict = allowed ? 'allowed' : 'disallowed';
     return;
   }

@@ -5,21 +5,26 @@
 import { availableParallelism } from 'node:os';
 import { checkDuration, checkUserAgent } from '../../fetch/options.js';
 import { HOST_OPTIONS, readHostPolicy, type HostPolicy } from '../host-guard.js';
-import type { ProfileName } from '../library.js';
+import { DEFAULT_MAX_BYTES, type ProfileName } from '../library.js';
 import { PROFILES } from '../report.js';
 import { oneOf, readArguments, UsageError, wholeNumber } from '../usage.js';
 import { readVhost } from './host-name.js';
 
 export type Emit = 'allowed' | 'disallowed' | 'all';
 export type MissingPolicy = 'allow' | 'disallow';
-export type OutputFormat = 'lines' | 'jsonl';
+/** `--format`: the lines as they are, or one record per line in TSV, JSON lines or CSV. */
+export const OUTPUT_FORMATS = ['text', 'tsv', 'jsonl', 'csv'] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+/** `--input-format`: where a line's URL is, for the shapes that have a name. */
+export const INPUT_FORMATS = ['line', 'combined', 'common'] as const;
 
 /** Where a line's URL is. */
 export type InputShape =
   | { readonly kind: 'line' }
   | { readonly kind: 'field'; readonly field: number; readonly delimiter: 'tab' | 'spaces' | number }
   | { readonly kind: 'json'; readonly key: readonly string[] }
-  | { readonly kind: 'combined'; readonly host: string | undefined };
+  /** An access log line (combined, common, vhost_combined); the host from --host, the vhost field or an absolute target. */
+  | { readonly kind: 'access'; readonly format: 'combined' | 'common'; readonly host: string | undefined };
 
 /** Where the robots.txt files come from. */
 export type RobotsSourceSetting =
@@ -41,8 +46,9 @@ export interface FilterSettings {
   readonly profile: ProfileName;
   readonly shape: InputShape;
   readonly emit: Emit;
-  readonly annotate: boolean;
   readonly output: OutputFormat;
+  /** A header line first (tsv and csv), unless --no-header. */
+  readonly header: boolean;
   readonly missing: MissingPolicy;
   readonly strict: boolean;
   readonly robots: RobotsSourceSetting;
@@ -52,9 +58,16 @@ export interface FilterSettings {
 }
 
 export interface FilterOptions extends FilterSettings {
+  /** The inputs: files, `-` for stdin (stdin alone when none is given). */
   readonly files: readonly string[];
   readonly workers: number;
   readonly quiet: boolean;
+  /** --summary-json FILE: the run's summary as JSON, written when it ends. */
+  readonly summaryJson: string | undefined;
+  /** --allow-malformed: a run of mostly malformed lines still exits 0. */
+  readonly allowMalformed: boolean;
+  /** Notes for the old spellings used (`--annotate`: use --format tsv), said once on stderr. */
+  readonly deprecations: readonly string[];
 }
 
 const OPTIONS = {
@@ -72,10 +85,15 @@ const OPTIONS = {
   delimiter: { type: 'string' },
   'json-field': { type: 'string' },
   format: { type: 'string' },
+  'input-format': { type: 'string' },
   host: { type: 'string' },
   emit: { type: 'string' },
   annotate: { type: 'boolean' },
   'output-format': { type: 'string' },
+  'no-header': { type: 'boolean' },
+  'max-bytes': { type: 'string' },
+  'summary-json': { type: 'string' },
+  'allow-malformed': { type: 'boolean' },
   quiet: { type: 'boolean', short: 'q' },
   strict: { type: 'boolean' },
   workers: { type: 'string' },
@@ -85,15 +103,46 @@ const OPTIONS = {
 
 const DEFAULT_USER_AGENT = 'robotstxt-cli/0.1 (+https://www.npmjs.com/package/robotstxt-wasm)';
 
-function shapeOf(values: OptionValues): InputShape {
+/**
+ * `--format` and `--input-format`, with the old spellings read as their aliases: `--format combined` (the
+ * input format, before `--format` meant the output in every subcommand), `--annotate` (`--format tsv`) and
+ * `--output-format lines|jsonl`. Each old spelling used adds a note to `deprecations`.
+ */
+function formatsOf(values: OptionValues, deprecations: string[]): { output: OutputFormat; input: string | undefined } {
+  let format = values.format as string | undefined;
+  let input = values['input-format'] as string | undefined;
+  if (format !== undefined && (format === 'combined' || format === 'common')) {
+    if (input !== undefined)
+      throw new UsageError(`--format ${format} and --input-format both name the input format: pass --input-format alone`);
+    deprecations.push(`--format ${format} is the old spelling of --input-format ${format}: --format now names the output format`);
+    input = format;
+    format = undefined;
+  }
+  const old = values['output-format'] as string | undefined;
+  if (old !== undefined) {
+    if (format !== undefined) throw new UsageError('--output-format and --format both name the output format: pass --format alone');
+    const renamed = oneOf('output-format', old, ['lines', 'jsonl'] as const, 'lines');
+    format = renamed === 'lines' ? 'text' : 'jsonl';
+    deprecations.push(`--output-format ${old} is the old spelling of --format ${format}`);
+  }
+  if (values.annotate === true) {
+    if (format !== undefined) throw new UsageError('--annotate and --format both name the output format: pass --format tsv alone');
+    format = 'tsv';
+    deprecations.push('--annotate is the old spelling of --format tsv');
+  }
+  return { output: oneOf('format', format, OUTPUT_FORMATS, 'text'), input };
+}
+
+function shapeOf(values: OptionValues, inputFormat: string | undefined): InputShape {
   const field = values.field as string | undefined;
   const json = values['json-field'] as string | undefined;
-  const format = values.format as string | undefined;
-  const chosen = [field !== undefined, json !== undefined, format !== undefined].filter(Boolean).length;
-  if (chosen > 1) throw new UsageError('--field, --json-field and --format each say where the URL is: pass one of them');
+  const input = inputFormat === undefined ? undefined : oneOf('input-format', inputFormat, INPUT_FORMATS, 'line');
+  const named = input !== undefined && input !== 'line';
+  const chosen = [field !== undefined, json !== undefined, named].filter(Boolean).length;
+  if (chosen > 1) throw new UsageError('--field, --json-field and --input-format each say where the URL is: pass one of them');
   if (values.delimiter !== undefined && field === undefined) throw new UsageError('--delimiter goes with --field N');
-  if (values.host !== undefined && format === undefined)
-    throw new UsageError('--host names the site of an access log: it goes with --format combined');
+  if (values.host !== undefined && !named)
+    throw new UsageError('--host names the site of an access log: it goes with --input-format combined or common');
   if (field !== undefined) {
     const delimiter = (values.delimiter as string | undefined) ?? '\t';
     if ([...delimiter].length !== 1)
@@ -110,12 +159,11 @@ function shapeOf(values: OptionValues): InputShape {
     if (json === '') throw new UsageError('--json-field takes a key (a.b for a nested one)');
     return { kind: 'json', key: json.split('.') };
   }
-  if (format !== undefined) {
-    if (format !== 'combined') throw new UsageError(`--format takes "combined" (Apache/nginx access logs), got ${JSON.stringify(format)}`);
+  if (input === 'combined' || input === 'common') {
     const host = values.host as string | undefined;
     if (host !== undefined && readVhost(host) === undefined)
       throw new UsageError(`--host takes a host name, with a port if the site has one (www.example.com:8080), got ${JSON.stringify(host)}`);
-    return { kind: 'combined', host };
+    return { kind: 'access', format: input, host };
   }
   return { kind: 'line' };
 }
@@ -167,23 +215,27 @@ export function readFilterOptions(args: readonly string[]): FilterOptions {
   const agent = values.agent;
   if (agent === undefined || agent === '')
     throw new UsageError("--agent NAME is required: the crawler's product token, e.g. --agent ExampleBot");
-  const output = oneOf('output-format', values['output-format'], ['lines', 'jsonl'] as const, 'lines');
-  if (values.annotate === true && output === 'jsonl')
-    throw new UsageError('--annotate adds columns to lines; --output-format jsonl already has them: pass one');
+  const deprecations: string[] = [];
+  const formats = formatsOf(values, deprecations);
+  if (values['no-header'] === true && formats.output !== 'tsv' && formats.output !== 'csv')
+    throw new UsageError('--no-header goes with --format tsv or csv, the formats with a header line');
   return {
     agent,
     profile: oneOf('profile', values.profile, PROFILES, 'rfc9309'),
-    shape: shapeOf(values),
+    shape: shapeOf(values, formats.input),
     emit: oneOf('emit', values.emit, ['allowed', 'disallowed', 'all'] as const, 'allowed'),
-    annotate: values.annotate === true,
-    output,
+    output: formats.output,
+    header: values['no-header'] !== true,
     missing: oneOf('missing', values.missing, ['allow', 'disallow'] as const, 'allow'),
     strict: values.strict === true,
     robots: robotsSourceOf(values),
     cacheBytes: wholeNumber('cache-mb', values['cache-mb'], 256) * 1024 * 1024,
-    maxRobotsBytes: 512_000,
+    maxRobotsBytes: wholeNumber('max-bytes', values['max-bytes'], DEFAULT_MAX_BYTES, 0),
     files: positionals,
     workers: wholeNumber('workers', values.workers, Math.max(1, availableParallelism())),
     quiet: values.quiet === true,
+    summaryJson: values['summary-json'],
+    allowMalformed: values['allow-malformed'] === true,
+    deprecations,
   };
 }

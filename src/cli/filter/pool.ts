@@ -5,7 +5,7 @@
 import { Worker } from 'node:worker_threads';
 import type { BatchResult } from './decide.js';
 import type { FilterSettings } from './options.js';
-import type { FetchedVerdict } from './robots-source.js';
+import type { HostOutcome } from './robots-source.js';
 
 export interface BatchDecider {
   /**
@@ -16,7 +16,7 @@ export interface BatchDecider {
   /** Batches that may be in flight before the caller waits for the oldest. */
   readonly inFlight: number;
   /** With --fetch: a host's file, for every thread that decides, before any batch that names the host. */
-  hand(host: string, body: Uint8Array | FetchedVerdict): void;
+  hand(host: string, body: Uint8Array | HostOutcome): void;
   close(): Promise<void>;
 }
 
@@ -67,7 +67,7 @@ export class WorkerPool implements BatchDecider {
     this.pending.clear();
   }
 
-  hand(host: string, body: Uint8Array | FetchedVerdict): void {
+  hand(host: string, body: Uint8Array | HostOutcome): void {
     for (const worker of this.workers) worker.postMessage({ host, body });
   }
 

@@ -16,11 +16,25 @@ import type { FilterSettings } from './options.js';
 import { robotsFileName } from './robots-file-name.js';
 
 /**
- * What a host's lookup found: its rules; a fetched answer with no file to apply ('allow-all' for a 4xx,
- * 'disallow-all' for an unreachable site, RFC 9309 §2.3.1); or null when no robots.txt is known for it.
+ * What a host's lookup found: its rules; an answer with no file to apply (a 4xx allows everything, an
+ * unreachable site disallows everything, RFC 9309 §2.3.1; a host the policy refused); or null when no
+ * robots.txt is known for it (`--missing` decides).
  */
-export type HostRules = AgentRules | FetchedVerdict | null;
-export type FetchedVerdict = 'allow-all' | 'disallow-all';
+export type HostRules = AgentRules | HostOutcome | null;
+
+/** Why a host has no rules to apply: the reason its lines carry in the output and the summary. */
+export type HostReason = 'missing' | 'server-error' | 'unreachable' | 'refused' | 'redirect-refused';
+
+/** Whether a lookup found rules to compile URLs against (not an outcome, nor nothing). */
+export function isRules(rules: HostRules): rules is AgentRules {
+  return rules !== null && !('reason' in rules);
+}
+
+/** A host's verdict for every URL, and why. */
+export interface HostOutcome {
+  readonly allowed: boolean;
+  readonly reason: HostReason;
+}
 
 export interface RobotsSource {
   /**
@@ -125,7 +139,7 @@ class RulesLru {
   }
 
   set(key: string, rules: HostRules): void {
-    const compiled = typeof rules === 'object' && rules !== null;
+    const compiled = isRules(rules);
     this.lru.set(key, { rules, bytes: (compiled ? rules.bytesHeld + RULES_ENTRY_BYTES : 0) + MISSING_ENTRY_BYTES + 2 * key.length });
   }
 }
@@ -184,14 +198,14 @@ export class SingleFileSource implements RobotsSource {
 export class HandedSource implements RobotsSource {
   readonly needsHost = true;
   private readonly cache: RulesLru;
-  private readonly bodies = new Map<string, Uint8Array | FetchedVerdict>();
+  private readonly bodies = new Map<string, Uint8Array | HostOutcome>();
 
   constructor(private readonly settings: FilterSettings) {
     this.cache = new RulesLru(settings.cacheBytes);
   }
 
   /** A fetched file, or the verdict that stands for one. */
-  hand(host: string, body: Uint8Array | FetchedVerdict): void {
+  hand(host: string, body: Uint8Array | HostOutcome): void {
     this.bodies.set(host, body);
   }
 
@@ -201,7 +215,7 @@ export class HandedSource implements RobotsSource {
     if (known !== undefined) return known;
     // The bytes stay for the run: the LRU may evict the compiled rules, and the host is not fetched twice.
     const body = this.bodies.get(host);
-    const rules = body === undefined ? null : typeof body === 'string' ? body : compile(body, this.settings);
+    const rules = body === undefined ? null : !(body instanceof Uint8Array) ? body : compile(body, this.settings);
     this.cache.set(host, rules);
     return rules;
   }

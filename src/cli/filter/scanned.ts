@@ -31,7 +31,7 @@ import {
 import { WasmBackend } from '../../engine/wasm-backend.js';
 import { decideLine, hostsOf, rulesOfField, type BatchResult, type Decision } from './line-verdict.js';
 import type { FilterSettings, InputShape } from './options.js';
-import type { HostRules, RobotsSource } from './robots-source.js';
+import { isRules, type HostRules, type RobotsSource } from './robots-source.js';
 import { emptyField, MAX_URL_LINE_BYTES, readUrlField } from './url-field.js';
 
 const TAB = 0x09;
@@ -39,7 +39,7 @@ const utf8 = new TextDecoder();
 
 /** The scanner, when it serves these settings: the WebAssembly matcher answers, no rule is shown, a line or a field is the URL. */
 export function lineScannerFor(settings: FilterSettings): LineScanner | undefined {
-  if (settings.annotate || settings.output === 'jsonl') return undefined;
+  if (settings.output !== 'text') return undefined;
   if (settings.shape.kind !== 'line' && settings.shape.kind !== 'field') return undefined;
   const backend = currentBackend();
   return backend instanceof WasmBackend ? backend.lineScanner() : undefined;
@@ -59,7 +59,7 @@ function emitMask(settings: FilterSettings): number {
 /** What the scanner is taught for a host's rules: a verdict for every URL, or the rules' address (0: it cannot hold them). */
 function valueOf(rules: HostRules, settings: FilterSettings, scanner: LineScanner): number {
   if (rules === null) return settings.missing === 'allow' ? VALUE_ALLOWED : VALUE_DISALLOWED;
-  if (typeof rules === 'string') return rules === 'allow-all' ? VALUE_ALLOWED : VALUE_DISALLOWED;
+  if (!isRules(rules)) return rules.allowed ? VALUE_ALLOWED : VALUE_DISALLOWED;
   return scanner.addressOf(rules.loadedRuleset());
 }
 

@@ -255,7 +255,7 @@ export function readUrlField(
       if (encoded.length === 0 || !readHost(encoded, 0, encoded.length, field)) return false;
       return !needsHost || field.host !== undefined;
     }
-    case 'combined':
+    case 'access':
       if (!accessLogField(bytes, start, end, field, shape.host)) return false;
       return !needsHost || field.host !== undefined;
   }

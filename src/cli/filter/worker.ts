@@ -7,7 +7,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { decideBatch } from './decide.js';
 import type { FilterSettings } from './options.js';
-import { HandedSource, openSource, type FetchedVerdict } from './robots-source.js';
+import { HandedSource, openSource, type HostOutcome } from './robots-source.js';
 
 export interface BatchRequest {
   readonly sequence: number;
@@ -17,7 +17,7 @@ export interface BatchRequest {
 /** With --fetch: a host's file the main thread fetched, posted before the first batch that names the host. */
 export interface HandedFile {
   readonly host: string;
-  readonly body: Uint8Array | FetchedVerdict;
+  readonly body: Uint8Array | HostOutcome;
 }
 
 const settings = workerData as FilterSettings;
