@@ -6,7 +6,7 @@ import { availableParallelism } from 'node:os';
 import { checkDuration, checkUserAgent } from '../../fetch/options.js';
 import { HOST_OPTIONS, readHostPolicy, type HostPolicy } from '../host-guard.js';
 import type { ProfileName } from '../library.js';
-import { PROFILES } from '../report.js';
+import { DEFAULT_USER_AGENT, PROFILES } from '../report.js';
 import { oneOf, readArguments, UsageError, wholeNumber } from '../usage.js';
 import { readVhost } from './host-name.js';
 
@@ -82,8 +82,6 @@ const OPTIONS = {
   'cache-mb': { type: 'string' },
   ...HOST_OPTIONS,
 } as const;
-
-const DEFAULT_USER_AGENT = 'robotstxt-cli/0.1 (+https://www.npmjs.com/package/robotstxt-wasm)';
 
 function shapeOf(values: OptionValues): InputShape {
   const field = values.field as string | undefined;
