@@ -3,8 +3,9 @@
  * `filter`'s --agent), before any file is read or fetched: its product token, or its full User-Agent header
  * from which the token is taken.
  */
+import { describeValue } from '../api/describe-value.js';
 import { parseRobotsTxt, productToken, type ProfileName } from './library.js';
-import { quoted, UsageError } from './usage.js';
+import { UsageError } from './usage.js';
 
 export interface Agent {
   /** What the library is asked with. */
@@ -37,7 +38,7 @@ export function readAgent(value: string, profile: ProfileName, label = '--agent'
     const token = productToken(value);
     if (token === undefined) {
       throw new UsageError(
-        `${label} ${quoted(value)} reads as a User-Agent header that names no crawler (only browser and platform ` +
+        `${label} ${describeValue(value)} reads as a User-Agent header that names no crawler (only browser and platform ` +
           `names): pass the crawler's token, e.g. ExampleBot`,
       );
     }
@@ -49,7 +50,7 @@ export function readAgent(value: string, profile: ProfileName, label = '--agent'
     empty.forAgent(value);
   } catch (error) {
     if (!(error instanceof TypeError)) throw error;
-    throw new UsageError(`${label} ${quoted(value)} is not a product token: ${HOW_TO_NAME}; --profile google compares it as given`);
+    throw new UsageError(`${label} ${describeValue(value)} is not a product token: ${HOW_TO_NAME}; --profile google compares it as given`);
   } finally {
     empty.dispose();
   }

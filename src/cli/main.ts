@@ -4,12 +4,13 @@
  * never imports it.
  */
 import { version } from '../../package.json';
+import { describeValue } from '../api/describe-value.js';
 import { runCheck, CHECK_HELP } from './check.js';
 import { runFetch, FETCH_HELP } from './fetch.js';
 import { runFilter, FILTER_HELP } from './filter/command.js';
 import { runLint, LINT_HELP } from './lint.js';
 import { printable } from './printable.js';
-import { EXIT_OK, EXIT_USAGE, quoted, UsageError } from './usage.js';
+import { EXIT_OK, EXIT_USAGE, UsageError } from './usage.js';
 
 const HELP = `robotstxt: what a site's robots.txt allows, from the command line.
 
@@ -51,7 +52,7 @@ async function main(argv: readonly string[]): Promise<number> {
   const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (command === undefined) {
     const what = name.startsWith('-') ? 'option' : 'command';
-    throw new UsageError(`unknown ${what} ${quoted(name)}: use filter, check, fetch or lint (see robotstxt --help)`);
+    throw new UsageError(`unknown ${what} ${describeValue(name)}: use filter, check, fetch or lint (see robotstxt --help)`);
   }
   if (asks(args, '--help', '-h')) {
     process.stdout.write(`${command.help}\n`);

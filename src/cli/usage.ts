@@ -4,6 +4,7 @@
  * cannot be read.
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { describeValue } from '../api/describe-value.js';
 import { printable } from './printable.js';
 
 /**
@@ -25,13 +26,8 @@ export class UsageError extends Error {
 
 export type OptionsConfig = NonNullable<ParseArgsConfig['options']>;
 
-/** Longest part of a caller's value an error message repeats: an argument may be megabytes long. */
+/** Longest option name an error message repeats: an argument may be megabytes long. */
 const SHOWN_LENGTH = 100;
-
-/** A caller's value in a message: quoted, escaped (JSON.stringify leaves no control character), cut when long. */
-export function quoted(value: string): string {
-  return JSON.stringify(value.length > SHOWN_LENGTH ? `${value.slice(0, SHOWN_LENGTH)}…` : value);
-}
 
 /** parseArgs, with its errors turned into one-line UsageErrors that name the command's --help. */
 export function readArguments<T extends OptionsConfig>(command: string, args: readonly string[], options: T) {
@@ -59,11 +55,11 @@ function argumentProblem(code: string, args: readonly string[], options: Options
       return `unknown option ${shown}${near === undefined ? '' : ` (did you mean --${near}?)`}`;
     }
     if (code !== 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' || config === undefined) continue;
-    if (config.type === 'boolean' && token.value !== undefined) return `${shown} takes no value, got ${quoted(token.value)}`;
+    if (config.type === 'boolean' && token.value !== undefined) return `${shown} takes no value, got ${describeValue(token.value)}`;
     if (config.type === 'string' && token.value === undefined) return `${shown} needs a value`;
     // strict parseArgs refuses a value that looks like an option unless it is written --name=value.
     if (config.type === 'string' && token.inlineValue === false && token.value?.startsWith('-') === true) {
-      return `${shown} needs a value: ${quoted(token.value)} reads as an option (write ${token.rawName}=VALUE for a value starting with "-")`;
+      return `${shown} needs a value: ${describeValue(token.value)} reads as an option (write ${token.rawName}=VALUE for a value starting with "-")`;
     }
   }
   return 'the arguments cannot be read';
@@ -72,7 +68,7 @@ function argumentProblem(code: string, args: readonly string[], options: Options
 /** `--frob`, or `-x (in -qx)` for a letter of a group of short options. */
 function optionText(rawName: string, argument: string): string {
   const name = printable(rawName.slice(0, SHOWN_LENGTH));
-  return argument === rawName || argument.startsWith(`${rawName}=`) ? name : `${name} (in ${quoted(argument)})`;
+  return argument === rawName || argument.startsWith(`${rawName}=`) ? name : `${name} (in ${describeValue(argument)})`;
 }
 
 /** The option `name` was probably meant to be: one it starts, or one at most two edits away; none when unsure. */
@@ -142,7 +138,7 @@ export function wholeNumber(name: string, value: string | undefined, fallback: n
   if (value === undefined) return fallback;
   const number = Number(value);
   if (!Number.isSafeInteger(number) || number < min || !/^\d+$/.test(value)) {
-    throw new UsageError(`--${name} takes a whole number ≥ ${min}, got ${quoted(value)}`);
+    throw new UsageError(`--${name} takes a whole number ≥ ${min}, got ${describeValue(value)}`);
   }
   return number;
 }
@@ -161,5 +157,5 @@ export function oneOf<T extends string>(
   if (value === undefined) return fallback;
   if ((choices as readonly string[]).includes(value)) return value as T;
   if (Object.hasOwn(synonyms, value)) return synonyms[value] as T;
-  throw new UsageError(`--${name} takes ${choices.map((choice) => JSON.stringify(choice)).join(' or ')}, got ${quoted(value)}`);
+  throw new UsageError(`--${name} takes ${choices.map((choice) => JSON.stringify(choice)).join(' or ')}, got ${describeValue(value)}`);
 }
