@@ -6,8 +6,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { run, type Run } from './support/cli.js';
+import { homepage, version } from '../package.json';
+import { CLI, run, runForBytes, type Run } from './support/cli.js';
 import { closedPort, closeServers, redirect, startServer, status, text } from './support/http-server.js';
 
 const ROBOTS =
@@ -64,7 +66,7 @@ describe('check against a file', () => {
   });
 
   it('--format json prints one object per URL per line: verdict, line, rule, agent and source', async () => {
-    const result = await run(['check', '--format', 'json', robotsFile, 'OtherBot', '/private/plans', '/']);
+    const result = await run(['check', '--format', 'jsonl', robotsFile, 'OtherBot', '/private/plans', '/']);
     expect(result.code).toBe(1);
     expect(jsonLines(result.stdout)).toEqual([
       {
@@ -104,7 +106,7 @@ describe('check against a file', () => {
   });
 
   it('--profile google compares the agent as given: ExampleBot/1.2 matches no group, so the * group applies', async () => {
-    const result = await run(['check', '--profile', 'google', '--format', 'json', robotsFile, 'ExampleBot/1.2', '/drafts/a']);
+    const result = await run(['check', '--profile', 'google', '--format', 'jsonl', robotsFile, 'ExampleBot/1.2', '/drafts/a']);
     expect(result.code).toBe(0);
     expect(jsonLines(result.stdout)[0]).toMatchObject({ allowed: true, matched: 'global', profile: 'google' });
   });
@@ -113,7 +115,7 @@ describe('check against a file', () => {
     // spec: 001_bbc73aa07f1224b3.txt, "If a string User-agent: Yandexis detected, directives for User-agent: * are ignored."
     writeFileSync(join(directory, 'yandex.txt'), 'User-agent: *\nDisallow: /\n\nUser-agent: Yandex\nDisallow: /private/\n');
     const file = join(directory, 'yandex.txt');
-    const result = await run(['check', '--profile', 'yandex', '--format', 'json', file, 'YandexImages', '/a', '/private/b']);
+    const result = await run(['check', '--profile', 'yandex', '--format', 'jsonl', file, 'YandexImages', '/a', '/private/b']);
     expect(result.code).toBe(1);
     expect(jsonLines(result.stdout)).toMatchObject([
       { url: '/a', allowed: true, matched: 'family', profile: 'yandex' },
@@ -121,10 +123,19 @@ describe('check against a file', () => {
     ]);
   });
 
-  it('--max-bytes cuts the file, and a note on stderr says so', async () => {
+  it('--max-bytes cuts the file, and a note on stderr says so with the whole length', async () => {
     const result = await run(['check', '--max-bytes', '10', robotsFile, 'OtherBot', '/private/plans']);
     expect(result.code).toBe(0);
-    expect(result.stderr).toMatch(/only its first 10 bytes were parsed/);
+    expect(result.stderr).toBe(
+      `robotstxt: note: ${robotsFile} is ${ROBOTS.length} bytes, longer than --max-bytes 10: only its first 10 bytes were parsed\n`,
+    );
+  });
+
+  it('--format jsonl writes JSON lines; json is its synonym', async () => {
+    const args = [robotsFile, 'OtherBot', '/private/plans', '/'];
+    const jsonl = await run(['check', '--format', 'jsonl', ...args]);
+    expect(jsonLines(jsonl.stdout)).toHaveLength(2);
+    expect(await run(['check', '--format', 'json', ...args])).toEqual(jsonl);
   });
 
   it('control characters from the file are escaped, not sent to the terminal', async () => {
@@ -139,7 +150,7 @@ describe('check against a file', () => {
 describe('check: the forms of AGENT', () => {
   it('a product token, name/version and a full User-Agent header all check as the crawler token', async () => {
     for (const agent of ['ExampleBot', 'ExampleBot/1.2', HEADER]) {
-      const result = await run(['check', '--format', 'json', robotsFile, agent, '/drafts/a', '/private/plans']);
+      const result = await run(['check', '--format', 'jsonl', robotsFile, agent, '/drafts/a', '/private/plans']);
       expect(result.code).toBe(1);
       expect(jsonLines(result.stdout).map((line) => [line.allowed, line.matched])).toEqual([
         [false, 'agent'],
@@ -165,6 +176,99 @@ describe('check: the forms of AGENT', () => {
       /AGENT "Example\.Bot" is not a product token: pass the crawler's name/,
     );
   });
+
+  it('words without a comment or a product/version are a mistyped name, not a header: refused, advising --profile google', async () => {
+    const result = await run(['check', robotsFile, 'not a token!', '/']);
+    expectUsageError(result, /^robotstxt: AGENT "not a token!" is not a product token: .*; --profile google compares it as given\n$/);
+    expect(result.stderr).not.toContain('{ profile');
+    const google = await run(['check', '--profile', 'google', robotsFile, 'not a token!', '/private/x']);
+    expect(google.code).toBe(1);
+  });
+});
+
+describe('check: ROBOTS as gzip, and the inputs it refuses', () => {
+  const rules = 'User-agent: *\nDisallow: /private/\n';
+  const verdict = 'disallowed  /private/x  disallow: /private/ (line 2)\n';
+  const checkStdin = (input: Buffer) => runForBytes([process.execPath, CLI, 'check', '-', 'ExampleBot', '/private/x'], input);
+
+  it('a gzip file, or gzip on stdin, is read decompressed, whatever its name', async () => {
+    const file = join(directory, 'gzipped-robots.txt');
+    writeFileSync(file, gzipSync(rules));
+    expect(await run(['check', file, 'ExampleBot', '/private/x'])).toEqual({ code: 1, stdout: verdict, stderr: '' });
+    const piped = await checkStdin(gzipSync(rules));
+    expect([piped.code, piped.stdout.toString(), piped.stderr]).toEqual([1, verdict, '']);
+  });
+
+  it('a gzip bomb is decompressed up to --max-bytes only: a note, and the verdicts of what was read', async () => {
+    const file = join(directory, 'bomb.gz');
+    // 32 MiB of comment lines, about 32 KiB compressed.
+    writeFileSync(file, gzipSync(Buffer.concat([Buffer.from(rules), Buffer.alloc(32 * 1024 * 1024, '# comment\n')]), { level: 9 }));
+    const result = await run(['check', '--max-bytes', '1000', file, 'ExampleBot', '/private/x']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe(verdict);
+    expect(result.stderr).toBe(
+      `robotstxt: note: ${file} is longer than --max-bytes 1000 (its whole length is unknown): only its first 1000 bytes were parsed\n`,
+    );
+  });
+
+  it('a UTF-8 byte-order mark is read past', async () => {
+    const file = join(directory, 'bom.txt');
+    writeFileSync(file, `\ufeff${rules}`);
+    expect(await run(['check', file, 'ExampleBot', '/private/x'])).toEqual({ code: 1, stdout: verdict, stderr: '' });
+  });
+
+  const png = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
+  it.each([
+    [
+      'robots.txt.bz2',
+      Buffer.concat([Buffer.from('BZh91AY&SY'), Buffer.alloc(32, 1)]),
+      'is bzip2-compressed, which robotstxt does not read: bzcat',
+    ],
+    [
+      'robots.txt.xz',
+      Buffer.concat([Buffer.from('fd377a585a00', 'hex'), Buffer.alloc(32, 1)]),
+      'is xz-compressed, which robotstxt does not read: xzcat',
+    ],
+    [
+      'robots.txt.zst',
+      Buffer.concat([Buffer.from('28b52ffd', 'hex'), Buffer.alloc(32, 1)]),
+      'is zstd-compressed, which robotstxt does not read: zstdcat',
+    ],
+    [
+      'robots-utf16.txt',
+      Buffer.concat([Buffer.from('fffe', 'hex'), Buffer.from(rules, 'utf16le')]),
+      'is UTF-16 text (it starts with a byte-order mark), which robotstxt does not read: iconv -f UTF-16 -t UTF-8',
+    ],
+  ])('%s is refused whole, with the command that turns it into text', async (name, bytes, says) => {
+    const file = join(directory, name);
+    writeFileSync(file, bytes);
+    expect(await run(['check', file, 'ExampleBot', '/private/x'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `robotstxt: ${file} ${says} ${file} | robotstxt check - AGENT URL…\n`,
+    });
+  });
+
+  it.each([
+    ['image.png', png],
+    ['nul.txt', Buffer.from(`${rules}\0`)],
+    ['image.png.gz', gzipSync(png)],
+  ])('%s is binary: refused whole', async (name, bytes) => {
+    const file = join(directory, name);
+    writeFileSync(file, bytes);
+    const result = await run(['check', file, 'ExampleBot', '/private/x']);
+    expect(result).toMatchObject({ code: 2, stdout: '' });
+    expect(result.stderr).toMatch(new RegExp(`^robotstxt: ${file.replace(/[.\\/]/g, '\\$&')} is binary, not text \\([^\n]*\n$`));
+  });
+
+  it('on stdin too: the message says to pipe it through the decompressor', async () => {
+    const piped = await checkStdin(Buffer.concat([Buffer.from('BZh91AY&SY'), Buffer.alloc(32, 1)]));
+    expect([piped.code, piped.stdout.toString(), piped.stderr]).toEqual([
+      2,
+      '',
+      'robotstxt: the input on stdin is bzip2-compressed, which robotstxt does not read: … | bzcat | robotstxt check - AGENT URL…\n',
+    ]);
+  });
 });
 
 describe('check against an http(s) URL', () => {
@@ -179,7 +283,7 @@ describe('check against an http(s) URL', () => {
       'allowed     /               (no rule)',
       '',
     ]);
-    expect(server.requests[0]?.headers['user-agent']).toMatch(/^robotstxt-cli\/\d+\.\d+\.\d+/);
+    expect(server.requests[0]?.headers['user-agent']).toBe(`robotstxt-cli/${version} (+${homepage})`);
   });
 
   // RFC 9309 §2.3.1.3
@@ -194,7 +298,7 @@ describe('check against an http(s) URL', () => {
   // RFC 9309 §2.3.1.4
   it('a 503 disallows everything: exit 1, so that scripts can branch on it', async () => {
     const server = await startServer({ '/robots.txt': status(503) });
-    const result = await run(['check', '--allow-internal-hosts', '--format', 'json', server.origin, 'ExampleBot', '/', '/a']);
+    const result = await run(['check', '--allow-internal-hosts', '--format', 'jsonl', server.origin, 'ExampleBot', '/', '/a']);
     expect(result.code).toBe(1);
     const lines = jsonLines(result.stdout);
     expect(lines.map((line) => line.allowed)).toEqual([false, false]);
@@ -241,13 +345,13 @@ describe('check: usage and input errors exit 2 with a message', () => {
     [[], /check takes ROBOTS AGENT URL…, missing ROBOTS, AGENT and URL/],
     [[robotsFile], /missing AGENT and URL/],
     [[robotsFile, 'ExampleBot'], /missing URL/],
-    [[join(directory, 'missing.txt'), 'ExampleBot', '/'], /cannot read ROBOTS ".*missing\.txt": no such file/],
-    [[directory, 'ExampleBot', '/'], /cannot read ROBOTS .*: it is a directory/],
-    [['--format', 'xml', robotsFile, 'ExampleBot', '/'], /--format takes "text" or "json", got "xml"/],
+    [[join(directory, 'missing.txt'), 'ExampleBot', '/'], /^robotstxt: cannot read .*missing\.txt: no such file\n$/],
+    [[directory, 'ExampleBot', '/'], /^robotstxt: cannot read .*: is a directory\n$/],
+    [['--format', 'xml', robotsFile, 'ExampleBot', '/'], /--format takes "text" or "jsonl", got "xml"/],
     [['--profile', 'bing', robotsFile, 'ExampleBot', '/'], /--profile takes "rfc9309" or "google"/],
     [['--timeout', '0', robotsFile, 'ExampleBot', '/'], /--timeout takes a whole number ≥ 1/],
     [['--max-bytes', 'lots', robotsFile, 'ExampleBot', '/'], /--max-bytes takes a whole number ≥ 0/],
-    [['--verbose', robotsFile, 'ExampleBot', '/'], /Unknown option '--verbose'.*see robotstxt check --help/],
+    [['--verbose', robotsFile, 'ExampleBot', '/'], /^robotstxt: unknown option --verbose \(see robotstxt check --help\)\n$/],
     [['--user-agent', 'Bot\u00e9', 'http://127.0.0.1:1/', 'ExampleBot', '/'], /--user-agent: Invalid userAgent/],
     [['http://', 'ExampleBot', '/'], /Invalid URL "http:\/\/"/],
   ])('check %j', async (args, message) => {
@@ -311,6 +415,14 @@ describe('fetch', () => {
       },
     });
     expect(server.requests.map((request) => request.headers['user-agent'])).toEqual([HEADER, HEADER]);
+  });
+
+  it('--format jsonl is a synonym of json: the report is one object on one line', async () => {
+    const server = await startServer({ '/robots.txt': text(ROBOTS, 200, { 'cache-control': 'max-age=3600' }) });
+    const json = await run(['fetch', '--allow-internal-hosts', '--format', 'json', server.origin]);
+    const jsonl = await run(['fetch', '--allow-internal-hosts', '--format', 'jsonl', server.origin]);
+    expect(jsonLines(jsonl.stdout)).toHaveLength(1);
+    expect(jsonl).toEqual(json);
   });
 
   it('an HTML page served as robots.txt is flagged', async () => {

@@ -290,7 +290,7 @@ describe('usage errors exit 2 and say what to pass', () => {
     [['--agent', 'ExampleBot', '--robots', 'no-such-robots.txt'], /--robots no-such-robots.txt: no such file/],
     [['--agent', 'ExampleBot', '--robots-dir', 'robots', '--workers', '0'], /--workers takes a whole number ≥ 1/],
     [['--agent', 'ExampleBot', '--robots-dir', 'robots', '--emit', 'some'], /--emit takes "allowed" or "disallowed" or "all"/],
-    [['--agent', 'ExampleBot', '--robots-dir', 'robots', '--bogus'], /Unknown option '--bogus'.*filter --help/],
+    [['--agent', 'ExampleBot', '--robots-dir', 'robots', '--bogus'], /: unknown option --bogus \(see robotstxt filter --help\)/],
     [['--agent', 'ExampleBot', '--robots-dir', 'robots', '--concurrency', '3'], /--concurrency goes with --fetch/],
   ])('%j', async (args, message) => {
     const result = await run(args);

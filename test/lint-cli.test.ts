@@ -6,8 +6,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { run } from './support/cli.js';
+import { CLI, run, runForBytes } from './support/cli.js';
 import { closeServers, startServer, status, text } from './support/http-server.js';
 
 const BROKEN = 'User-agent: *\nDisallow: private/\nDissallow: /x\n\nDisallow: /admin\n';
@@ -41,8 +42,8 @@ describe('robotstxt lint', () => {
     expect(await run(['lint', clean])).toEqual({ code: 0, stdout: '', stderr: '' });
   });
 
-  it('--format json: one object per finding per line', async () => {
-    const result = await run(['lint', '--format', 'json', broken, clean]);
+  it('--format jsonl: one object per finding per line', async () => {
+    const result = await run(['lint', '--format', 'jsonl', broken, clean]);
     expect(result.code).toBe(1);
     const objects = result.stdout
       .trim()
@@ -79,7 +80,7 @@ describe('robotstxt lint', () => {
     const result = await run([
       'lint',
       '--format',
-      'json',
+      'jsonl',
       '--disable',
       'pattern-not-path,sensitive-path',
       '--disable',
@@ -96,7 +97,7 @@ describe('robotstxt lint', () => {
   });
 
   it('--min-severity drops what is below it', async () => {
-    const result = await run(['lint', '--format', 'json', '--min-severity', 'error', broken]);
+    const result = await run(['lint', '--format', 'jsonl', '--min-severity', 'error', broken]);
     expect(result.code).toBe(1);
     expect(result.stdout.trim().split('\n')).toHaveLength(1);
   });
@@ -109,7 +110,7 @@ describe('robotstxt lint', () => {
 
   it('fetches a URL the RFC 9309 way and lints the body it got', async () => {
     const server = await startServer({ '/robots.txt': text(BROKEN) });
-    const result = await run(['lint', '--allow-internal-hosts', '--format', 'json', `${server.origin}/some/page`]);
+    const result = await run(['lint', '--allow-internal-hosts', '--format', 'jsonl', `${server.origin}/some/page`]);
     expect(result.code).toBe(1);
     const first = JSON.parse(result.stdout.split('\n')[0] ?? '') as Record<string, unknown>;
     expect(first).toMatchObject({ file: `${server.origin}/robots.txt`, code: 'pattern-not-path', line: 2, column: 11 });
@@ -138,10 +139,87 @@ describe('robotstxt lint', () => {
     }
   });
 
+  it('--format json is a synonym of jsonl', async () => {
+    expect(await run(['lint', '--format', 'json', broken])).toEqual(await run(['lint', '--format', 'jsonl', broken]));
+  });
+
+  it('a gzip file is linted decompressed', async () => {
+    const file = join(directory, 'broken.txt.gz');
+    writeFileSync(file, gzipSync(BROKEN));
+    const result = await run(['lint', file]);
+    expect(result.code).toBe(1);
+    expect(result.stdout.split('\n')[0]).toBe(
+      `${file}:2:11 error pattern-not-path Disallow value "private/" does not start with "/" or "*": it matches no URL`,
+    );
+  });
+
+  it('a PNG (or bzip2, or any binary file) is refused whole: exit 2, one line, no findings', async () => {
+    const png = join(directory, 'logo.png');
+    writeFileSync(png, Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'));
+    const result = await run(['lint', png]);
+    expect(result).toMatchObject({ code: 2, stdout: '' });
+    expect(result.stderr).toMatch(/^robotstxt: .*logo\.png is binary, not text [^\n]*\n$/);
+    const piped = await runForBytes([process.execPath, CLI, 'lint', '-'], Buffer.from('BZh91AY&SY\0\0\0\0'));
+    expect([piped.code, piped.stdout.toString(), piped.stderr]).toEqual([
+      2,
+      '',
+      'robotstxt: the input on stdin is bzip2-compressed, which robotstxt does not read: … | bzcat | robotstxt lint -\n',
+    ]);
+  });
+
   it('--help lists the formats and the codes', async () => {
     const result = await run(['lint', '--help']);
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain('--format text|json|github');
+    expect(result.stdout).toContain('--format text|jsonl|github');
     expect(result.stdout).toContain('pattern-not-path');
+  });
+});
+
+describe('lint --max-bytes: a file cut is said with its whole length, never the length read', () => {
+  const long = `${CLEAN}${'# padding\n'.repeat(200)}`;
+
+  it('a file: the note and file-too-large give its size', async () => {
+    const file = join(directory, 'long.txt');
+    writeFileSync(file, long);
+    const result = await run(['lint', '--format', 'jsonl', '--max-bytes', '100', file]);
+    expect(result.stderr).toBe(
+      `robotstxt: note: ${file} is ${long.length} bytes, longer than --max-bytes 100: only its first 100 bytes were linted\n`,
+    );
+    const tooLarge = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { code: string; message: string })
+      .find(({ code }) => code === 'file-too-large');
+    expect(tooLarge?.message).toBe(`the file is ${long.length} bytes; only its first 100 bytes were linted: the rest was not checked`);
+  });
+
+  it("by default, the library's 1,024,000 bytes: a larger file is measured past Google's limit", async () => {
+    const file = join(directory, 'big.txt');
+    const size = 1_500_000;
+    writeFileSync(file, Buffer.concat([Buffer.from(CLEAN), Buffer.alloc(size - CLEAN.length, '# padding\n')]));
+    const result = await run(['lint', file]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      `robotstxt: note: ${file} is ${size} bytes, longer than --max-bytes 1024000: only its first 1024000 bytes were linted\n`,
+    );
+    expect(result.stdout).toContain(`error file-too-large the file is ${size} bytes: Google reads the first 512000 (500 KiB)`);
+    expect(result.stdout).toContain(`warning file-over-yandex-limit the file is ${size} bytes, over Yandex's 32 KB limit`);
+  });
+
+  it('stdin: its whole length is unknown, and said so', async () => {
+    const result = await run(['lint', '--format', 'jsonl', '--max-bytes', '100', '-'], long);
+    expect(result.stderr).toBe(
+      'robotstxt: note: <stdin> is longer than --max-bytes 100 (its whole length is unknown): only its first 100 bytes were linted\n',
+    );
+    expect(result.stdout).toContain('"message":"the file is over 100 bytes; only its first 100 bytes were linted');
+  });
+
+  it('a URL: the whole length from Content-Length', async () => {
+    const server = await startServer({ '/robots.txt': text(long, 200, { 'content-length': String(long.length) }) });
+    const result = await run(['lint', '--allow-internal-hosts', '--max-bytes', '100', server.origin]);
+    expect(result.stderr).toBe(
+      `robotstxt: note: ${server.origin}/robots.txt is ${long.length} bytes, longer than --max-bytes 100: only its first 100 bytes were linted\n`,
+    );
+    expect(result.stdout).toContain(`file-too-large the file is ${long.length} bytes; only its first 100 bytes were linted`);
   });
 });

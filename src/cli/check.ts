@@ -2,9 +2,8 @@
  * `robotstxt check ROBOTS AGENT URL…`: the tester site owners know from search consoles. For each URL, the
  * verdict, the rule that decided it and its line; ROBOTS is a file, stdin, or fetched the RFC 9309 way.
  */
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import { parseRobotsTxt, productToken, type Explanation, type ProfileName, type RobotsFetchResult, type RobotsTxt } from './library.js';
+import { readAgent, type Agent } from './agent.js';
+import { parseRobotsTxt, type Explanation, type ProfileName, type RobotsFetchResult, type RobotsTxt } from './library.js';
 import {
   FETCH_OPTIONS,
   FETCH_OPTIONS_HELP,
@@ -17,7 +16,8 @@ import {
   type Settings,
   writeOut,
 } from './report.js';
-import { EXIT_DISALLOWED, EXIT_OK, readArguments, UsageError } from './usage.js';
+import { cutNote, readRobotsInput } from './robots-input.js';
+import { EXIT_DISALLOWED, EXIT_OK, oneOf, readArguments, UsageError } from './usage.js';
 
 export const CHECK_HELP = `robotstxt check: for each URL, whether AGENT may crawl it, and the rule and line that decided.
 
@@ -25,13 +25,14 @@ Usage:
   robotstxt check [options] ROBOTS AGENT URL…
 
 Arguments:
-  ROBOTS   a robots.txt file, "-" for stdin, or an http(s) URL: then the robots.txt of that URL's origin
-           (<origin>/robots.txt, whatever the path) is fetched the RFC 9309 way, and the first line of the
-           output says what came back: a 4xx (no file) allows everything; a 5xx, a 429, a timeout or an
-           unreachable site disallows everything.
+  ROBOTS   a robots.txt file (gzip is decompressed), "-" for stdin, or an http(s) URL: then the robots.txt
+           of that URL's origin (<origin>/robots.txt, whatever the path) is fetched the RFC 9309 way, and the
+           first line of the output says what came back: a 4xx (no file) allows everything; a 5xx, a 429, a
+           timeout or an unreachable site disallows everything. bzip2, xz, zstd, UTF-16 and binary files are
+           refused (exit 2) with the command that turns them into text, e.g. bzcat r.bz2 | robotstxt check - …
   AGENT    the crawler, as its product token (ExampleBot), as name/version (ExampleBot/1.2), or as its full
-           User-Agent header in quotes: a value with spaces or parentheses is read as a header, and the
-           crawler's token is taken from it the way productToken() does
+           User-Agent header in quotes: a value with parentheses, or with spaces and a "/", is read as a
+           header, and the crawler's token is taken from it the way productToken() does
            ("Mozilla/5.0 (compatible; ExampleBot/2.1; +https://example.com/bot)" checks as ExampleBot).
   URL…     the URLs to check: absolute (https://example.com/a?b=1) or paths (/a?b=1), read as Google's
            tester reads them: the path, params and query, up to a #.
@@ -40,11 +41,13 @@ Options:
   --profile NAME           the matching rules: rfc9309 (default); google, which reproduces Google's
                            reference matcher and compares AGENT as given (ExampleBot/1.2 matches no group);
                            or yandex, Yandex's reading (User-agent: Yandex for all its robots, 32 KB limit)
-  --format text|json       text (default): one aligned line per URL, verdict, URL, rule and line;
-                           json: one object per URL per line, {"url","allowed","line","rule","agent",
-                           "matched","profile","source"}; "rule" is {"kind","pattern"} or null
+  --format text|jsonl      the output: text (default), one aligned line per URL, verdict, URL, rule and
+                           line; jsonl (or json), one JSON object per URL per line, {"url","allowed",
+                           "line","rule","agent","matched","profile","source"}; "rule" is {"kind","pattern"}
+                           or null
 ${FETCH_OPTIONS_HELP}
-  (--user-agent and --timeout apply when ROBOTS is a URL; --max-bytes applies to files too)
+  (--user-agent and --timeout apply when ROBOTS is a URL; --max-bytes applies to files too, and a
+  note on stderr gives the length of a file it cuts)
 
 Exit codes:
   0  every URL is allowed
@@ -56,7 +59,7 @@ Examples:
   disallowed  /private/plans        disallow: /private/ (line 2)
   allowed     https://example.com/  (no rule)
 
-  $ robotstxt check --format json --user-agent "ExampleBot/1.2 (+https://example.com/bot)" \\
+  $ robotstxt check --format jsonl --user-agent "ExampleBot/1.2 (+https://example.com/bot)" \\
       https://example.com/ "ExampleBot/1.2 (+https://example.com/bot)" /private/plans`;
 
 /** ROBOTS as read or fetched: the parsed file, or the fetch that gave none. */
@@ -64,92 +67,21 @@ type Source =
   | { readonly kind: 'file'; readonly path: string; readonly robots: RobotsTxt }
   | { readonly kind: 'fetch'; readonly result: RobotsFetchResult; readonly robots: RobotsTxt | undefined };
 
-interface Agent {
-  /** What the library is asked with. */
-  readonly name: string;
-  /** The header it was read from, when AGENT was one. */
-  readonly header: string | undefined;
-}
-
 interface Verdict extends Explanation {
   readonly url: string;
 }
 
-const NOT_A_TOKEN =
-  'pass the crawler\'s name, letters, "_" and "-" only (ExampleBot), optionally with a version (ExampleBot/1.2), ' +
-  'or its full User-Agent header in quotes; --profile google compares AGENT as given';
+const FORMATS = ['text', 'jsonl'] as const;
+/** `json` was check's name for its JSON lines before every subcommand said `jsonl`; it stays. */
+const FORMAT_SYNONYMS = { json: 'jsonl' } as const;
 
-/** AGENT as the library takes it: a header's crawler token, or the value itself once the profile accepts it. */
-function readAgent(value: string, profile: ProfileName): Agent {
-  if (/[\s()]/.test(value)) {
-    const token = productToken(value);
-    if (token === undefined) {
-      throw new UsageError(
-        `AGENT ${JSON.stringify(value)} reads as a User-Agent header that names no crawler (only browser and platform ` +
-          `names): pass the crawler's token, e.g. ExampleBot`,
-      );
-    }
-    return { name: token, header: value };
-  }
-  // Checked before anything is read or fetched: a file of no groups compiles any agent the profile accepts.
-  const empty = parseRobotsTxt('', { profile });
-  try {
-    empty.forAgent(value);
-  } catch (error) {
-    if (error instanceof TypeError) throw new UsageError(`AGENT ${JSON.stringify(value)} is not a product token: ${NOT_A_TOKEN}`);
-    throw error;
-  } finally {
-    empty.dispose();
-  }
-  return { name: value, header: undefined };
-}
-
-/** At most `limit` + 1 bytes of a stream: one past the limit tells the parser whether the limit cut a line. */
-export async function readUpTo(stream: AsyncIterable<Uint8Array>, limit: number): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = [];
-  let length = 0;
-  for await (const chunk of stream) {
-    chunks.push(chunk);
-    length += chunk.length;
-    if (length > limit) break;
-  }
-  return Buffer.concat(chunks, Math.min(length, limit + 1));
-}
-
-const READ_ERRORS: Readonly<Record<string, string>> = {
-  ENOENT: 'no such file',
-  EISDIR: 'it is a directory',
-  EACCES: 'permission denied',
-  EPERM: 'permission denied',
-};
+/** How `check` reads stdin, for the message that refuses an input it does not read. */
+const FROM_STDIN = 'check - AGENT URL…';
 
 async function readFileSource(path: string, settings: Settings): Promise<Source> {
-  let bytes: Uint8Array;
-  try {
-    // `end` is inclusive: maxBytes + 1 bytes at most, whatever the file's size (/dev/zero included).
-    const stream = path === '-' ? process.stdin : createReadStream(path, { end: settings.maxBytes });
-    bytes = await readUpTo(stream, settings.maxBytes);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? '';
-    const why = READ_ERRORS[code] ?? (error instanceof Error ? error.message : String(error));
-    throw new UsageError(
-      `cannot read ROBOTS ${JSON.stringify(path)}: ${why} (ROBOTS is a robots.txt file, "-" for stdin, or an http(s) URL)`,
-    );
-  }
-  const robots = parseRobotsTxt(bytes, { profile: settings.profile, maxBytes: settings.maxBytes });
-  if (robots.truncated) {
-    const size =
-      path === '-'
-        ? undefined
-        : await stat(path).then(
-            (info) => (info.isFile() ? info.size : undefined),
-            () => undefined,
-          );
-    process.stderr.write(
-      `robotstxt: note: ${JSON.stringify(path)} is longer than --max-bytes ${settings.maxBytes}` +
-        `${size === undefined ? '' : ` (${size} bytes)`}: only its first ${settings.maxBytes} bytes were parsed\n`,
-    );
-  }
+  const input = await readRobotsInput(path, settings.maxBytes, FROM_STDIN);
+  const robots = parseRobotsTxt(input.bytes, { profile: settings.profile, maxBytes: settings.maxBytes });
+  if (robots.truncated) process.stderr.write(cutNote(path === '-' ? 'stdin' : path, input.size, settings.maxBytes, 'parsed'));
   return { kind: 'file', path, robots };
 }
 
@@ -210,6 +142,7 @@ function jsonReport(verdicts: readonly Verdict[], source: Source, agent: Agent, 
 export async function runCheck(args: readonly string[]): Promise<number> {
   const { values, positionals } = readArguments('check', args, FETCH_OPTIONS);
   const settings = readSettings(values);
+  const format = oneOf('format', values.format, FORMATS, 'text', FORMAT_SYNONYMS);
   const [robotsArgument, agentArgument, ...urls] = positionals;
   if (robotsArgument === undefined || agentArgument === undefined || urls.length === 0) {
     const missing = robotsArgument === undefined ? 'ROBOTS, AGENT and URL' : agentArgument === undefined ? 'AGENT and URL' : 'URL';
@@ -217,7 +150,7 @@ export async function runCheck(args: readonly string[]): Promise<number> {
       `check takes ROBOTS AGENT URL…, missing ${missing}: e.g. robotstxt check robots.txt ExampleBot /private/x (see robotstxt check --help)`,
     );
   }
-  const agent = readAgent(agentArgument, settings.profile);
+  const agent = readAgent(agentArgument, settings.profile, 'AGENT');
   const source = await readSource(robotsArgument, settings);
   if (source.kind === 'fetch') noteOtherOrigins(urls, source.result.origin);
 
@@ -234,9 +167,7 @@ export async function runCheck(args: readonly string[]): Promise<number> {
   }
 
   const report =
-    settings.format === 'json'
-      ? jsonReport(verdicts, source, agent, matched, settings.profile)
-      : textReport(verdicts, source, agent, matched);
+    format === 'jsonl' ? jsonReport(verdicts, source, agent, matched, settings.profile) : textReport(verdicts, source, agent, matched);
   writeOut(report);
   return verdicts.every((verdict) => verdict.allowed) ? EXIT_OK : EXIT_DISALLOWED;
 }

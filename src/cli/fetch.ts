@@ -18,7 +18,7 @@ import {
   readSettings,
   writeOut,
 } from './report.js';
-import { EXIT_OK, readArguments, UsageError } from './usage.js';
+import { EXIT_OK, oneOf, readArguments, UsageError } from './usage.js';
 
 export const FETCH_HELP = `robotstxt fetch: fetch an origin's robots.txt the RFC 9309 way and report what came back.
 
@@ -35,9 +35,9 @@ an unreachable site is asked again), the content type and whether it looks like 
 file holds: each group's user-agents, rules and crawl-delay, the sitemaps, Yandex's host, diagnostics.
 
 Options:
-  --format text|json       text (default): a readable report; json: one object, with every field of the
-                           fetch result and "file": {"groups","sitemaps","host","diagnostics"} (null
-                           when no file was parsed)
+  --format text|json       the output: text (default), a readable report; json (or jsonl: it is one
+                           line), one object with every field of the fetch result and "file": {"groups",
+                           "sitemaps","host","diagnostics"} (null when no file was parsed)
   --profile NAME           the parsing profile: rfc9309 (default), google or yandex
 ${FETCH_OPTIONS_HELP}
 
@@ -52,6 +52,10 @@ Examples:
   status        200
   …
   $ robotstxt fetch --format json --user-agent "ExampleBot/1.2 (+https://example.com/bot)" https://example.com/`;
+
+const FORMATS = ['text', 'json'] as const;
+/** The report is one JSON object on one line: a JSON lines reader takes it too, so the other commands' name stays. */
+const FORMAT_SYNONYMS = { jsonl: 'json' } as const;
 
 // A file of thousands of groups or sitemaps: the text report shows the first ones, the JSON report all.
 const LISTED_IN_TEXT = 50;
@@ -177,13 +181,14 @@ function jsonReport(result: RobotsFetchResult, profile: string, userAgent: strin
 export async function runFetch(args: readonly string[]): Promise<number> {
   const { values, positionals } = readArguments('fetch', args, FETCH_OPTIONS);
   const settings = readSettings(values);
+  const format = oneOf('format', values.format, FORMATS, 'text', FORMAT_SYNONYMS);
   const [url, ...extra] = positionals;
   if (url === undefined || extra.length > 0) {
     const got = url === undefined ? 'none' : positionals.map((value) => JSON.stringify(value)).join(', ');
     throw new UsageError(`fetch takes one URL, e.g. robotstxt fetch https://example.com/ (got ${got}; see robotstxt fetch --help)`);
   }
   const result = await fetchRobots(url, settings);
-  const report = settings.format === 'json' ? jsonReport(result, settings.profile, settings.userAgent) : textReport(result);
+  const report = format === 'json' ? jsonReport(result, settings.profile, settings.userAgent) : textReport(result);
   result.robots?.dispose();
   writeOut(report);
   return EXIT_OK;

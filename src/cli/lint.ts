@@ -2,7 +2,6 @@
  * `robotstxt lint FILE|URL…`: what each robots.txt gets wrong, as each crawler reads it. Findings as
  * `file:line:col severity code message` (with the hint below), JSON lines, or GitHub Actions annotations.
  */
-import { createReadStream } from 'node:fs';
 import {
   DEFAULT_LINT_MAX_BYTES,
   LINT_CODES,
@@ -14,14 +13,16 @@ import {
 } from './library.js';
 import { HOST_OPTIONS, HOST_OPTIONS_HELP, HostGuard, readHostPolicy, type HostPolicy } from './host-guard.js';
 import { DEFAULT_USER_AGENT, jsonLine, noteRefusal, outcomeText, printable, statusText, writeOut } from './report.js';
-import { readUpTo } from './check.js';
 import { withBody } from './response-body.js';
+import { cutNote, readRobotsInput } from './robots-input.js';
 import { EXIT_LINT_ERRORS, EXIT_OK, oneOf, readArguments, UsageError, wholeNumber } from './usage.js';
 
-/** Bytes of a file or response linted: the library's default, past Google's 500 KiB, so that the linter can say what lies beyond it. */
-const LINT_MAX_BYTES = DEFAULT_LINT_MAX_BYTES;
 const DEFAULT_TIMEOUT_MS = 10_000;
-const FORMATS = ['text', 'json', 'github'] as const;
+const FORMATS = ['text', 'jsonl', 'github'] as const;
+/** `json` was lint's name for its JSON lines before every subcommand said `jsonl`; it stays. */
+const FORMAT_SYNONYMS = { json: 'jsonl' } as const;
+/** How `lint` reads stdin, for the message that refuses an input it does not read. */
+const FROM_STDIN = 'lint -';
 const SEVERITIES = ['error', 'warning', 'info'] as const satisfies readonly LintSeverity[];
 
 export const LINT_HELP = `robotstxt lint: what a robots.txt gets wrong, as Google, RFC 9309, Yandex and the 1994 readers each read it.
@@ -30,17 +31,24 @@ Usage:
   robotstxt lint [options] FILE|URL…
 
 Arguments:
-  FILE|URL  a robots.txt file, "-" for stdin, or an http(s) URL: then the robots.txt of that URL's origin is
-            fetched the RFC 9309 way (redirects followed) and linted; a URL with no file to lint (4xx, 5xx,
-            unreachable) is reported on stderr and exits 2. At most ${LINT_MAX_BYTES} bytes of each are read.
+  FILE|URL  a robots.txt file (gzip is decompressed), "-" for stdin, or an http(s) URL: then the robots.txt
+            of that URL's origin is fetched the RFC 9309 way (redirects followed) and linted; a URL with no
+            file to lint (4xx, 5xx, unreachable) is reported on stderr and exits 2. bzip2, xz, zstd, UTF-16
+            and binary files (an image, say) are refused (exit 2) with the command that turns them into text,
+            e.g. bzcat r.bz2 | robotstxt lint -
 
 Options:
-  --format text|json|github  text (default): file:line:col severity code message, the hint below it;
-                             json: one object per finding per line, {"file","line","column","severity",
-                             "code","message","hint"}; github: GitHub Actions annotations (::error file=…::)
+  --format text|jsonl|github the output: text (default), file:line:col severity code message, the hint below
+                             it; jsonl (or json), one JSON object per finding per line, {"file","line",
+                             "column","severity","code","message","hint"}; github, GitHub Actions
+                             annotations (::error file=…::)
   --disable CODE,…           codes not to report (repeatable)
   --min-severity LEVEL       error, warning or info (default): report nothing below LEVEL
-  --user-agent HEADER        the User-Agent header of robots.txt requests (default "${DEFAULT_USER_AGENT}")
+  --max-bytes N              bytes of each file or response linted (default ${DEFAULT_LINT_MAX_BYTES}, twice Google's
+                             500 KiB, so that what lies past Google's limit is seen); a longer one is linted up
+                             to there, and file-too-large and a note on stderr give its whole length
+  --user-agent HEADER        the User-Agent header of robots.txt requests
+                             (default "${DEFAULT_USER_AGENT}")
   --timeout MS               one deadline for each fetch (default ${DEFAULT_TIMEOUT_MS})
 ${HOST_OPTIONS_HELP}
 
@@ -60,6 +68,7 @@ const OPTIONS = {
   format: { type: 'string' },
   disable: { type: 'string', multiple: true },
   'min-severity': { type: 'string' },
+  'max-bytes': { type: 'string' },
   'user-agent': { type: 'string' },
   timeout: { type: 'string' },
   ...HOST_OPTIONS,
@@ -71,22 +80,11 @@ interface Linted {
   readonly diagnostics: readonly LintDiagnostic[];
 }
 
-async function readFileInput(path: string): Promise<Uint8Array> {
-  try {
-    return await readUpTo(path === '-' ? process.stdin : createReadStream(path, { end: LINT_MAX_BYTES - 1 }), LINT_MAX_BYTES);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? '';
-    const why =
-      code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : error instanceof Error ? error.message : String(error);
-    throw new UsageError(`cannot read ${JSON.stringify(path)}: ${why} (lint takes robots.txt files, "-" for stdin, or http(s) URLs)`);
-  }
-}
-
 /**
  * The guard's fetch, keeping a copy of the last response's body as the library reads it: fetchRobotsTxt
  * gives the parsed file, and the linter needs its bytes.
  */
-function recordingFetch(guard: HostGuard): { readonly fetch: FetchLike; body(): Uint8Array } {
+function recordingFetch(guard: HostGuard, maxBytes: number): { readonly fetch: FetchLike; body(): Uint8Array } {
   let chunks: Uint8Array[] = [];
   const fetch: FetchLike = async (url, init) => {
     const response = await guard.fetch(url, init);
@@ -100,21 +98,52 @@ function recordingFetch(guard: HostGuard): { readonly fetch: FetchLike; body(): 
     const body = response.body === null ? null : response.body.pipeThrough(copy);
     return withBody(response, body);
   };
-  return { fetch, body: () => Buffer.concat(chunks).subarray(0, LINT_MAX_BYTES) };
+  // The library reads one byte past the limit of a body it cuts: the linter is given it, to know of the cut.
+  return { fetch, body: () => Buffer.concat(chunks).subarray(0, maxBytes + 1) };
 }
 
-/** How URLs are fetched: the request's header, its deadline, and the hosts allowed. */
-interface UrlSettings {
+/** How inputs are linted (lintRobotsTxt's options) and how URLs are fetched: the header, the deadline, the hosts allowed. */
+interface Settings {
+  readonly disable: readonly string[];
+  readonly minSeverity: LintSeverity;
+  /** Bytes of each input linted; the first maxBytes + 1 are read, so that the linter knows of a cut. */
+  readonly maxBytes: number;
   readonly userAgent: string;
   readonly timeoutMs: number;
   readonly hosts: HostPolicy;
 }
 
-async function lintUrl(url: string, settings: UrlSettings, lint: (body: Uint8Array) => LintDiagnostic[]): Promise<Linted> {
+/** Findings that say how long the file is. */
+const LENGTH_CODES: ReadonlySet<string> = new Set(['file-too-large', 'file-over-yandex-limit']);
+
+/**
+ * The findings for the start of an input whose whole length is `size` (undefined when unknown). Of a cut
+ * input the linter sees maxBytes + 1 bytes and says "the file is <that> bytes"; the whole length, which the
+ * command knows (a file's size, a Content-Length) or knows it does not, is put in its place.
+ */
+function lintStart(bytes: Uint8Array, settings: Settings, size: number | undefined): LintDiagnostic[] {
+  const { disable, minSeverity, maxBytes } = settings;
+  const diagnostics = lintRobotsTxt(bytes, { disable, minSeverity, maxBytes });
+  if (bytes.length <= maxBytes) return diagnostics;
+  const said = `the file is ${bytes.length} bytes`;
+  const whole = size === undefined ? `the file is over ${maxBytes} bytes` : `the file is ${size} bytes`;
+  return diagnostics.map((d) =>
+    LENGTH_CODES.has(d.code) && d.message.startsWith(said) ? { ...d, message: `${whole}${d.message.slice(said.length)}` } : d,
+  );
+}
+
+async function lintFile(path: string, settings: Settings): Promise<Linted> {
+  const name = path === '-' ? '<stdin>' : path;
+  const input = await readRobotsInput(path, settings.maxBytes, FROM_STDIN);
+  if (input.bytes.length > settings.maxBytes) process.stderr.write(cutNote(name, input.size, settings.maxBytes, 'linted'));
+  return { name, diagnostics: lintStart(input.bytes, settings, input.size) };
+}
+
+async function lintUrl(url: string, settings: Settings): Promise<Linted> {
   const guard = new HostGuard(settings.hosts);
-  const recorder = recordingFetch(guard);
-  const { userAgent, timeoutMs } = settings;
-  const options = { userAgent, timeoutMs, maxBytes: LINT_MAX_BYTES, fetch: recorder.fetch, allowHost: guard.allowHost };
+  const recorder = recordingFetch(guard, settings.maxBytes);
+  const { userAgent, timeoutMs, maxBytes } = settings;
+  const options = { userAgent, timeoutMs, maxBytes, fetch: recorder.fetch, allowHost: guard.allowHost };
   const result = await fetchRobotsTxt(url, options).catch((error: unknown) => {
     // Only a URL or an option the library refuses throws; the network's troubles are outcomes.
     if (error instanceof TypeError || error instanceof RangeError) throw new UsageError(`${url}: ${error.message}`);
@@ -125,11 +154,10 @@ async function lintUrl(url: string, settings: UrlSettings, lint: (body: Uint8Arr
     throw new UsageError(`${printable(result.robotsUrl)}: ${statusText(result)}, ${outcomeText(result)}; there is no file to lint`);
   }
   result.robots.dispose();
-  if (result.truncated)
-    process.stderr.write(
-      `robotstxt: note: ${printable(result.robotsUrl)} is longer than ${LINT_MAX_BYTES} bytes: only its start was linted\n`,
-    );
-  return { name: result.robotsUrl, diagnostics: lint(recorder.body()) };
+  // The whole length is known from Content-Length, when the response had one and was not compressed.
+  const size = result.bytesIgnored === undefined ? undefined : result.bytes + result.bytesIgnored;
+  if (result.truncated) process.stderr.write(cutNote(result.robotsUrl, size, maxBytes, 'linted'));
+  return { name: result.robotsUrl, diagnostics: lintStart(recorder.body(), settings, size) };
 }
 
 const COLOURS: Readonly<Record<LintSeverity, string>> = { error: '\x1b[31m', warning: '\x1b[33m', info: '\x1b[36m' };
@@ -189,22 +217,19 @@ export async function runLint(args: readonly string[]): Promise<number> {
   const { values, positionals } = readArguments('lint', args, OPTIONS);
   if (positionals.length === 0)
     throw new UsageError('lint takes FILE|URL…, got none: e.g. robotstxt lint robots.txt (see robotstxt lint --help)');
-  const format = oneOf('format', values.format, FORMATS, 'text');
-  const minSeverity = oneOf('min-severity', values['min-severity'], SEVERITIES, 'info');
-  const disable = readDisabled(values.disable);
-  const urlSettings: UrlSettings = {
+  const format = oneOf('format', values.format, FORMATS, 'text', FORMAT_SYNONYMS);
+  const settings: Settings = {
+    disable: readDisabled(values.disable),
+    minSeverity: oneOf('min-severity', values['min-severity'], SEVERITIES, 'info'),
+    maxBytes: wholeNumber('max-bytes', values['max-bytes'], DEFAULT_LINT_MAX_BYTES, 0),
     userAgent: values['user-agent'] ?? DEFAULT_USER_AGENT,
     timeoutMs: wholeNumber('timeout', values.timeout, DEFAULT_TIMEOUT_MS),
     hosts: readHostPolicy(values['allow-internal-hosts'], values['allow-network']),
   };
-  const lint = (body: Uint8Array): LintDiagnostic[] => lintRobotsTxt(body, { disable, minSeverity });
 
   const linted: Linted[] = [];
-  for (const input of positionals) {
-    if (/^https?:\/\//i.test(input)) linted.push(await lintUrl(input, urlSettings, lint));
-    else linted.push({ name: input === '-' ? '<stdin>' : input, diagnostics: lint(await readFileInput(input)) });
-  }
+  for (const input of positionals) linted.push(await (/^https?:\/\//i.test(input) ? lintUrl(input, settings) : lintFile(input, settings)));
   const colour = format === 'text' && process.stdout.isTTY === true && process.env.NO_COLOR === undefined;
-  writeOut(format === 'json' ? jsonReport(linted) : format === 'github' ? githubReport(linted) : textReport(linted, colour));
+  writeOut(format === 'jsonl' ? jsonReport(linted) : format === 'github' ? githubReport(linted) : textReport(linted, colour));
   return linted.some(({ diagnostics }) => diagnostics.some((d) => d.severity === 'error')) ? EXIT_LINT_ERRORS : EXIT_OK;
 }

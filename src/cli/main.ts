@@ -3,10 +3,13 @@
  * robots.txt, `fetch` an origin's robots.txt the standard way, `lint` a robots.txt. Node only; the library
  * never imports it.
  */
+import { version } from '../../package.json';
+import { describeValue } from '../api/describe-value.js';
 import { runCheck, CHECK_HELP } from './check.js';
 import { runFetch, FETCH_HELP } from './fetch.js';
 import { runFilter, FILTER_HELP } from './filter/command.js';
 import { runLint, LINT_HELP } from './lint.js';
+import { printable } from './printable.js';
 import { EXIT_OK, EXIT_USAGE, UsageError } from './usage.js';
 
 const HELP = `robotstxt: what a site's robots.txt allows, from the command line.
@@ -18,7 +21,7 @@ Usage:
   robotstxt fetch URL                 fetch an origin's robots.txt the RFC 9309 way and report what came back
   robotstxt lint FILE|URL…            what a robots.txt gets wrong, as each crawler reads it
 
-Each command has --help. Exit codes: 0 success; 1 when check finds a URL disallowed or lint an error; 2 usage or input errors.`;
+Each command has --help; --version (-V) prints the version. Exit codes: 0 success; 1 when check finds a URL disallowed or lint an error; 2 usage or input errors.`;
 
 type Command = (args: readonly string[]) => Promise<number>;
 
@@ -29,33 +32,58 @@ const COMMANDS: Record<string, { run: Command; help: string }> = {
   lint: { run: runLint, help: LINT_HELP },
 };
 
+/** Whether `flags` are among the options of `args`: the arguments before a `--`, after which all are operands. */
+function asks(args: readonly string[], ...flags: string[]): boolean {
+  const end = args.indexOf('--');
+  return (end === -1 ? args : args.slice(0, end)).some((arg) => flags.includes(arg));
+}
+
 async function main(argv: readonly string[]): Promise<number> {
   const [name, ...args] = argv;
-  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    process.stdout.write(`${HELP}\n`);
-    return name === undefined ? EXIT_USAGE : EXIT_OK;
+  if (name === '--version' || name === '-V' || (name !== undefined && Object.hasOwn(COMMANDS, name) && asks(args, '--version', '-V'))) {
+    process.stdout.write(`robotstxt ${version}\n`);
+    return EXIT_OK;
   }
-  const command = COMMANDS[name];
-  if (command === undefined)
-    throw new UsageError(`unknown command ${JSON.stringify(name)}: use filter, check, fetch or lint (robotstxt --help)`);
-  if (args.includes('--help') || args.includes('-h')) {
+  if (name === undefined) throw new UsageError('no command: use filter, check, fetch or lint (see robotstxt --help)');
+  if (name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(`${HELP}\n`);
+    return EXIT_OK;
+  }
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (command === undefined) {
+    const what = name.startsWith('-') ? 'option' : 'command';
+    throw new UsageError(`unknown ${what} ${describeValue(name)}: use filter, check, fetch or lint (see robotstxt --help)`);
+  }
+  if (asks(args, '--help', '-h')) {
     process.stdout.write(`${command.help}\n`);
     return EXIT_OK;
   }
   return command.run(args);
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    if (error instanceof UsageError) {
-      process.stderr.write(`robotstxt: ${error.message}\n`);
-      process.exitCode = EXIT_USAGE;
-    } else {
-      process.stderr.write(`robotstxt: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-      process.exitCode = EXIT_USAGE;
-    }
-  },
-);
+/**
+ * One line on stderr and exit 2 for whatever ends the command: a usage error as it is worded, anything else
+ * as an internal error, never a stack trace (a user can do nothing with one; the message is what to report).
+ */
+function fail(error: unknown): void {
+  if (error instanceof UsageError) {
+    process.stderr.write(`robotstxt: ${printable(error.message)}\n`);
+  } else {
+    const message = printable(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+    process.stderr.write(
+      `robotstxt: internal error: ${message} (a bug in robotstxt ${version}: please report it with the command that caused it)\n`,
+    );
+  }
+  process.exitCode = EXIT_USAGE;
+}
+
+// Also what fails outside the command's promise (an event handler, a stream): one line, then the end, as the
+// process's state is then unknown.
+process.on('uncaughtException', (error) => {
+  fail(error);
+  process.exit();
+});
+
+main(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+}, fail);

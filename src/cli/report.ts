@@ -3,7 +3,7 @@
  * fetch, the library's option and URL errors turned into usage errors, and how a result is told (in text
  * safe for a terminal, and in JSON).
  */
-import { version } from '../../package.json';
+import { homepage, version } from '../../package.json';
 import {
   CACHE_LIMITS,
   DEFAULT_MAX_BYTES,
@@ -14,17 +14,19 @@ import {
   type RobotsOutcome,
 } from './library.js';
 import { HOST_OPTIONS, HOST_OPTIONS_HELP, HostGuard, readHostPolicy, refusalText, type HostPolicy } from './host-guard.js';
+import { printable } from './printable.js';
 import { oneOf, UsageError, wholeNumber } from './usage.js';
 
-/** The User-Agent header sent when none is given. */
-export const DEFAULT_USER_AGENT = `robotstxt-cli/${version}`;
+// The filter modules import it from here, with the rest of what the commands share about reporting.
+export { printable };
+
+/** The User-Agent header every subcommand sends when none is given: who is asking, and where to read about it. */
+export const DEFAULT_USER_AGENT = `robotstxt-cli/${version} (+${homepage})`;
 const DEFAULT_TIMEOUT_MS = 10_000;
 /** setTimeout's longest delay, which the library's timeoutMs may not pass. */
 const MAX_TIMEOUT_MS = 2_147_483_647;
 
 export const PROFILES: readonly ProfileName[] = ['rfc9309', 'google', 'yandex'];
-export const FORMATS = ['text', 'json'] as const;
-export type Format = (typeof FORMATS)[number];
 
 /** The options both commands take (parseArgs configuration). */
 export const FETCH_OPTIONS = {
@@ -45,7 +47,6 @@ export const FETCH_OPTIONS_HELP = `  --user-agent HEADER      the User-Agent hea
 ${HOST_OPTIONS_HELP}`;
 
 export interface Settings {
-  readonly format: Format;
   readonly profile: ProfileName;
   readonly userAgent: string;
   readonly timeoutMs: number;
@@ -54,15 +55,14 @@ export interface Settings {
 }
 
 type FetchOptionValues = {
-  readonly [Name in Exclude<keyof typeof FETCH_OPTIONS, keyof typeof HOST_OPTIONS>]?: string | undefined;
+  readonly [Name in Exclude<keyof typeof FETCH_OPTIONS, keyof typeof HOST_OPTIONS | 'format'>]?: string | undefined;
 } & { readonly 'allow-internal-hosts'?: boolean | undefined; readonly 'allow-network'?: string[] | undefined };
 
-/** The shared options, checked, with their defaults. */
+/** The shared options, checked, with their defaults (--format is each command's own: the two write different things). */
 export function readSettings(values: FetchOptionValues): Settings {
   const timeoutMs = wholeNumber('timeout', values.timeout, DEFAULT_TIMEOUT_MS);
   if (timeoutMs > MAX_TIMEOUT_MS) throw new UsageError(`--timeout takes at most ${MAX_TIMEOUT_MS} ms (about 24 days), got ${timeoutMs}`);
   return {
-    format: oneOf('format', values.format, FORMATS, 'text'),
     profile: oneOf('profile', values.profile, PROFILES, 'rfc9309'),
     userAgent: values['user-agent'] ?? DEFAULT_USER_AGENT,
     timeoutMs,
@@ -102,11 +102,6 @@ export function noteRefusal(result: RobotsFetchResult, guard: HostGuard): void {
   if ((result.reason === 'host-refused' || result.reason === 'redirect-refused') && guard.lastRefusal !== undefined) {
     process.stderr.write(`robotstxt: note: ${printable(refusalText(guard.lastRefusal))}\n`);
   }
-}
-
-/** `text` with control characters (a hostile robots.txt could hold terminal escapes) shown as `\xNN`. */
-export function printable(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (char) => `\\x${char.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
 
 /** One JSON line; undefined fields become null, so every object of a kind has the same keys. */

@@ -6,8 +6,9 @@ import { availableParallelism } from 'node:os';
 import { checkDuration, checkUserAgent } from '../../fetch/options.js';
 import { HOST_OPTIONS, readHostPolicy, type HostPolicy } from '../host-guard.js';
 import { DEFAULT_MAX_BYTES, type ProfileName } from '../library.js';
-import { PROFILES } from '../report.js';
-import { oneOf, readArguments, UsageError, wholeNumber } from '../usage.js';
+import { DEFAULT_USER_AGENT, PROFILES } from '../report.js';
+import { readAgent } from '../agent.js';
+import { exclusive, oneOf, readArguments, UsageError, wholeNumber } from '../usage.js';
 import { readVhost } from './host-name.js';
 
 export type Emit = 'allowed' | 'disallowed' | 'all';
@@ -101,8 +102,6 @@ const OPTIONS = {
   ...HOST_OPTIONS,
 } as const;
 
-const DEFAULT_USER_AGENT = 'robotstxt-cli/0.1 (+https://www.npmjs.com/package/robotstxt-wasm)';
-
 /**
  * `--format` and `--input-format`, with the old spellings read as their aliases: `--format combined` (the
  * input format, before `--format` meant the output in every subcommand), `--annotate` (`--format tsv`) and
@@ -174,8 +173,8 @@ function robotsSourceOf(values: OptionValues): RobotsSourceSetting {
   const dir = values['robots-dir'] as string | undefined;
   const file = values.robots as string | undefined;
   const fetch = values.fetch === true;
-  const chosen = [dir !== undefined, file !== undefined, fetch].filter(Boolean).length;
-  if (chosen !== 1) {
+  exclusive(values, ['robots-dir', 'robots', 'fetch'], 'say where the robots.txt files are');
+  if (dir === undefined && file === undefined && !fetch) {
     throw new UsageError(
       'say where the robots.txt files are: --robots-dir DIR (one file per host), --robots FILE (one file for every URL) or --fetch (from the sites)',
     );
@@ -212,16 +211,17 @@ function libraryCheck(flag: string, check: () => unknown): void {
 
 export function readFilterOptions(args: readonly string[]): FilterOptions {
   const { values, positionals } = readArguments('filter', args, OPTIONS);
-  const agent = values.agent;
-  if (agent === undefined || agent === '')
-    throw new UsageError("--agent NAME is required: the crawler's product token, e.g. --agent ExampleBot");
+  if (values.agent === undefined) throw new UsageError("--agent NAME is required: the crawler's product token, e.g. --agent ExampleBot");
+  const profile = oneOf('profile', values.profile, PROFILES, 'rfc9309');
+  // Checked before any input is read: a User-Agent header names its crawler, as in check.
+  const agent = readAgent(values.agent, profile).name;
   const deprecations: string[] = [];
   const formats = formatsOf(values, deprecations);
   if (values['no-header'] === true && formats.output !== 'tsv' && formats.output !== 'csv')
     throw new UsageError('--no-header goes with --format tsv or csv, the formats with a header line');
   return {
     agent,
-    profile: oneOf('profile', values.profile, PROFILES, 'rfc9309'),
+    profile,
     shape: shapeOf(values, formats.input),
     emit: oneOf('emit', values.emit, ['allowed', 'disallowed', 'all'] as const, 'allowed'),
     output: formats.output,
