@@ -2,13 +2,13 @@
  * `robotstxt filter`'s options, read and checked once. What a worker thread needs of them is plain data
  * (FilterSettings), posted to each worker as it starts.
  */
-import { availableParallelism } from 'node:os';
 import { checkDuration, checkUserAgent } from '../../fetch/options.js';
 import { HOST_OPTIONS, readHostPolicy, type HostPolicy } from '../host-guard.js';
 import type { ProfileName } from '../library.js';
 import { PROFILES } from '../report.js';
 import { oneOf, readArguments, UsageError, wholeNumber } from '../usage.js';
 import { readVhost } from './host-name.js';
+import { workerCount } from './worker-count.js';
 
 export type Emit = 'allowed' | 'disallowed' | 'all';
 export type MissingPolicy = 'allow' | 'disallow';
@@ -183,7 +183,7 @@ export function readFilterOptions(args: readonly string[]): FilterOptions {
     cacheBytes: wholeNumber('cache-mb', values['cache-mb'], 256) * 1024 * 1024,
     maxRobotsBytes: 512_000,
     files: positionals,
-    workers: wholeNumber('workers', values.workers, Math.max(1, availableParallelism())),
+    workers: workerCount(values.workers, positionals),
     quiet: values.quiet === true,
   };
 }
