@@ -6,6 +6,8 @@
  *   node bench/cli.mjs --lines 10000000  a longer log
  *   node bench/cli.mjs --hosts 1000      fewer hosts
  *   node bench/cli.mjs --runs 5          5 interleaved runs of each filter; the report gives the median time
+ *   node bench/cli.mjs --workers 1,2,4,default   the worker counts timed (default 1,2,default; 1 and 2 always):
+ *                                        `default` runs the command without --workers, as a user does
  *   node bench/cli.mjs --cli FILE        time another build of the command instead of dist/cli.js
  *   node bench/cli.mjs --before FILE     also time this build (e.g. the last release's cli.js), interleaved with
  *                                        the other, so that before and after share one run's noise
@@ -21,7 +23,7 @@
  *
  * Timed, each in its own process from start to exit, reading a log as a FILE argument and writing to a temporary
  * file (hashed and deleted after the timing):
- *   node dist/cli.js filter --agent Googlebot --robots-dir <corpus> --quiet --workers 1|2 <random or sorted log>
+ *   node dist/cli.js filter --agent Googlebot --robots-dir <corpus> --quiet [--workers 1|2] <random or sorted log>
  *   node bench/cli-naive-filter.mjs --agent Googlebot --robots-dir <corpus> <random log>
  * and the cost of a new host: `--workers 1` over a log that names every host once (one line each), against a
  * log of as many lines that all name one host; the difference per host, less the time this process takes to
@@ -77,11 +79,22 @@ const { values: options } = parseArgs({
     runs: { type: 'string' },
     cli: { type: 'string' },
     before: { type: 'string' },
+    workers: { type: 'string' },
   },
 });
 const LINES = wholeNumber('lines', options.lines, 2_000_000);
 const HOSTS = wholeNumber('hosts', options.hosts, Number.MAX_SAFE_INTEGER);
 const RUNS = wholeNumber('runs', options.runs, 3);
+/** @type {(number | 'default')[]} */
+const WORKERS = [
+  ...new Set([
+    1,
+    2,
+    ...(options.workers ?? 'default')
+      .split(',')
+      .map((count) => (count === 'default' ? /** @type {const} */ ('default') : wholeNumber('workers', count, 1))),
+  ]),
+];
 
 /** @param {string} name @param {string | undefined} value @param {number} fallback */
 function wholeNumber(name, value, fallback) {
@@ -300,7 +313,7 @@ function readMicros(corpus, sites, runs) {
 }
 
 /**
- * @typedef {{ key: string, build: string, log: 'random' | 'sorted' | 'each' | 'one', workers: number, args: string[] }} Variant
+ * @typedef {{ key: string, build: string, log: 'random' | 'sorted' | 'each' | 'one', workers: number | 'default', args: string[] }} Variant
  * @typedef {Awaited<ReturnType<typeof timed>>} Sample
  */
 
@@ -368,13 +381,13 @@ async function main() {
     const variants = [];
     for (const { name, cli } of builds) {
       for (const order of /** @type {const} */ (['random', 'sorted'])) {
-        for (const workers of [1, 2]) {
+        for (const workers of WORKERS) {
           variants.push({
             key: `${name} ${order} w${workers}`,
             build: name,
             log: order,
             workers,
-            args: [cli, 'filter', ...common, '--quiet', '--workers', String(workers), logs[order]],
+            args: [cli, 'filter', ...common, '--quiet', ...(workers === 'default' ? [] : ['--workers', String(workers)]), logs[order]],
           });
         }
       }
@@ -420,12 +433,13 @@ async function main() {
     const naive = seconds('naive random');
     const rows = [];
     for (const { name } of builds) {
-      for (const workers of [1, 2]) {
+      for (const workers of WORKERS) {
         for (const order of ['random', 'sorted']) {
           const key = `${name} ${order} w${workers}`;
           const s = seconds(key);
           const all = /** @type {Sample[]} */ (samples.get(key)).map((sample) => sample.seconds);
-          const label = `${builds.length > 1 ? `${name}: ` : ''}\`robotstxt filter --workers ${workers}\`, ${order}`;
+          const command = workers === 'default' ? '`robotstxt filter` (default workers)' : `\`robotstxt filter --workers ${workers}\``;
+          const label = `${builds.length > 1 ? `${name}: ` : ''}${command}, ${order}`;
           rows.push(
             `| ${label} | ${s.toFixed(2)} s${spread(all)} | **${si(LINES / s)}** | ${(generated.bytes / 1e6 / s).toFixed(1)} MB/s | ${first(key).lines.toLocaleString('en')} | ${times(naive / s)} |`,
           );

@@ -64,8 +64,12 @@ Output:
   --output-format lines|jsonl     jsonl: {"url","allowed","line","rule"} per line instead of the line
   --strict               a malformed line is an error (exit 2) that names its line number
   -q, --quiet            no progress and no summary on stderr
-  --workers N            worker threads (default: the number of cores); the output is the same bytes for any N.
-                         With --fetch, the main thread fetches and the workers decide.
+  --workers N            threads that decide lines, 1 to 64; the output is the same bytes for any N. With
+                         --fetch, the main thread fetches and the workers decide. Default, as measured (each
+                         worker starts and compiles every host it meets on its own; on 2 busy cores, 200 k
+                         lines ran at 94 k lines/s with 1, 53 k with 2; 2 M lines 296 k with 1, 159 k with 2):
+                         1, in the main thread, for input under 64 MiB (gzip by its unpacked size) or piped
+                         in; else the cores less one, at most 4
 
 Malformed lines (no http(s) URL or path where one is expected, no host where one is needed, a host the
 URL parser refuses, lines over 64 KiB, binary garbage) are counted, and written only with --emit all.

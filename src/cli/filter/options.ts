@@ -2,7 +2,6 @@
  * `robotstxt filter`'s options, read and checked once. What a worker thread needs of them is plain data
  * (FilterSettings), posted to each worker as it starts.
  */
-import { availableParallelism } from 'node:os';
 import { checkDuration, checkUserAgent } from '../../fetch/options.js';
 import { HOST_OPTIONS, readHostPolicy, type HostPolicy } from '../host-guard.js';
 import { DEFAULT_MAX_BYTES, type ProfileName } from '../library.js';
@@ -10,6 +9,7 @@ import { DEFAULT_USER_AGENT, PROFILES } from '../report.js';
 import { readAgent } from '../agent.js';
 import { exclusive, oneOf, readArguments, UsageError, wholeNumber } from '../usage.js';
 import { readVhost } from './host-name.js';
+import { workerCount } from './worker-count.js';
 
 export type Emit = 'allowed' | 'disallowed' | 'all';
 export type MissingPolicy = 'allow' | 'disallow';
@@ -232,7 +232,7 @@ export function readFilterOptions(args: readonly string[]): FilterOptions {
     cacheBytes: wholeNumber('cache-mb', values['cache-mb'], 256) * 1024 * 1024,
     maxRobotsBytes: wholeNumber('max-bytes', values['max-bytes'], DEFAULT_MAX_BYTES, 0),
     files: positionals,
-    workers: wholeNumber('workers', values.workers, Math.max(1, availableParallelism())),
+    workers: workerCount(values.workers, positionals),
     quiet: values.quiet === true,
     summaryJson: values['summary-json'],
     allowMalformed: values['allow-malformed'] === true,

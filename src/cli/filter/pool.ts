@@ -2,6 +2,7 @@
  * Deciding batches: in the main thread, or spread over worker threads (`--workers N`) with their results
  * handed back in the order the batches came, so that the output is the same bytes whatever N.
  */
+import type { Readable } from 'node:stream';
 import { Worker } from 'node:worker_threads';
 import type { BatchResult } from './decide.js';
 import type { FilterSettings } from './options.js';
@@ -25,6 +26,11 @@ interface Pending {
   reject(error: Error): void;
 }
 
+/** Copies what a worker thread prints to this process's stderr, adding no listener to process.stderr. */
+function forwardToStderr(stream: Readable): void {
+  stream.on('data', (chunk: Buffer) => process.stderr.write(chunk));
+}
+
 export class WorkerPool implements BatchDecider {
   private readonly workers: Worker[];
   private readonly pending = new Map<number, Pending>();
@@ -34,7 +40,14 @@ export class WorkerPool implements BatchDecider {
   constructor(count: number, settings: FilterSettings) {
     const script = new URL('./cli-worker.js', import.meta.url);
     this.workers = Array.from({ length: count }, () => {
-      const worker = new Worker(script, { workerData: settings });
+      // Not piped into this process's stdout and stderr, as Node does by default: each such pipe adds its own
+      // 'error', 'close', 'finish' and 'unpipe' listeners to process.stdout and process.stderr, so with ten
+      // workers the next listener anyone adds there (Output's, for EPIPE) set off MaxListenersExceededWarning.
+      // A worker writes its batches' output as messages, never to stdout; whatever it prints all the same (a
+      // warning of Node's) is a diagnostic, and goes to stderr, through listeners on the worker's own streams.
+      const worker = new Worker(script, { workerData: settings, stdout: true, stderr: true });
+      forwardToStderr(worker.stdout);
+      forwardToStderr(worker.stderr);
       worker.on('message', (message: { sequence: number; result?: BatchResult; error?: string }) => {
         const waiting = this.pending.get(message.sequence);
         this.pending.delete(message.sequence);
