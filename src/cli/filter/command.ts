@@ -8,7 +8,7 @@ import { mkdirSync, statSync } from 'node:fs';
 import { EXIT_OK, UsageError } from '../usage.js';
 import { decideBatch, type BatchResult } from './decide.js';
 import { FetchResolver } from './fetch-source.js';
-import { batchesOf, inputSize, readInputs, type OverlongSegment } from './input.js';
+import { batchesOf, checkInputs, readInputs, type OverlongSegment } from './input.js';
 import { readFilterOptions, type FilterOptions } from './options.js';
 import { WorkerPool, type BatchDecider } from './pool.js';
 import { HandedSource, openSource, type HostOutcome } from './robots-source.js';
@@ -188,8 +188,8 @@ export async function runFilter(args: readonly string[]): Promise<number> {
   const options = readFilterOptions(args);
   for (const deprecation of options.deprecations) process.stderr.write(`robotstxt: note: ${deprecation}\n`);
   checkRobotsSource(options);
-  const totalBytes = inputSize(options.files);
-  const tally = new Tally(!options.quiet, totalBytes);
+  const inputs = await checkInputs(options.files);
+  const tally = new Tally(!options.quiet, inputs.size);
   const decider: BatchDecider = options.workers > 1 ? new WorkerPool(options.workers, options) : new InlineDecider(options);
   // With --fetch, this thread fetches each batch's new hosts' files and hands them to the deciding threads.
   const resolver = options.robots.kind === 'fetch' ? new FetchResolver(options, (host, body) => decider.hand(host, body)) : undefined;
@@ -206,7 +206,7 @@ export async function runFilter(args: readonly string[]): Promise<number> {
   };
 
   try {
-    const items = batchesOf(readInputs(options.files, (bytes) => (tally.bytesRead += bytes)));
+    const items = batchesOf(readInputs(inputs, (bytes) => (tally.bytesRead += bytes)));
     for await (const item of items) {
       if (output.closed) break;
       if (item.kind === 'overlong') {
