@@ -173,7 +173,8 @@ const pathPart = fc.constantFrom(
   '*',
   '$',
   '\u007f',
-  '\u0000',
+  // Not NUL: a NUL byte in the first 64 KiB refuses the whole input as binary (test/cli-filter-input.test.ts).
+  '\u0001',
   '\r',
 );
 const path = fc.oneof(
@@ -182,12 +183,13 @@ const path = fc.oneof(
 );
 const query = fc.constantFrom('', '', '', '?q=1', '?a=b&c', '#frag', '?x#y', '?/private');
 const url = fc.tuple(scheme, userinfo, host, port, path, query).map((parts) => Buffer.from(parts.join('')));
-const noise = fc.uint8Array({ maxLength: 80 }).map((bytes) => Buffer.from(bytes.filter((byte) => byte !== 0x0a)));
+const noise = fc.uint8Array({ maxLength: 80 }).map((bytes) => Buffer.from(bytes.filter((byte) => byte !== 0x0a && byte !== 0x00)));
 const line = fc.oneof({ weight: 5, arbitrary: url }, { weight: 1, arbitrary: noise });
 
 /** A log of `count` generated lines and two more (a long one, the last), ending with a newline or not. */
 function generatedLog(seed: number, count: number): { input: Buffer; lines: Buffer[] } {
-  const lines = fc.sample(line, { seed, numRuns: count });
+  // The first line a URL: noise there could start with a signature (gzip, a byte order mark) and be read as one.
+  const lines = [Buffer.from('https://example.com/first'), ...fc.sample(line, { seed, numRuns: count })];
   lines.splice(count >> 1, 0, Buffer.from(`https://example.com/${'x'.repeat(70 * 1024)}`));
   // Not empty: an empty last line without its newline would be no line at all.
   lines.push(Buffer.from('https://example.com/private/open'));

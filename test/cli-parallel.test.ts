@@ -58,7 +58,8 @@ function urlLog(): Buffer {
     Buffer.from('not a url'),
     Buffer.from(''),
     Buffer.from('https://exa mple.com/x'),
-    Buffer.from([0xff, 0xfe, 0x00, 0x80]),
+    // Not UTF-8, and neither a NUL nor a byte order mark: a block that starts with it is still text.
+    Buffer.from([0x80, 0xff, 0x01, 0xfe]),
   ];
   const lines: Buffer[] = [];
   for (let i = 0; i < 500; i++) {

@@ -30,7 +30,7 @@ const LOG = Array.from({ length: 300 }, (_, i) =>
 const logFile = join(work, 'urls.txt');
 writeFileSync(logFile, `${LOG}\n`);
 
-const FILTER = [CLI, 'filter', '--agent', 'ExampleBot', '--robots-dir', robots, '--emit', 'all', '--annotate'];
+const FILTER = [CLI, 'filter', '--agent', 'ExampleBot', '--robots-dir', robots, '--emit', 'all', '--format', 'tsv'];
 
 describe('robotstxt filter --workers N', () => {
   let one: Buffer;

@@ -8,7 +8,7 @@ import { mkdirSync, statSync } from 'node:fs';
 import { EXIT_OK, UsageError } from '../usage.js';
 import { decideBatch, type BatchResult } from './decide.js';
 import { FetchResolver } from './fetch-source.js';
-import { batchesOf, inputSize, readInputs, type OverlongSegment } from './input.js';
+import { batchesOf, checkInputs, readInputs, type OverlongSegment } from './input.js';
 import { readFilterOptions, type FilterOptions } from './options.js';
 import { WorkerPool, type BatchDecider } from './pool.js';
 import { HandedSource, openSource, type HostOutcome } from './robots-source.js';
@@ -19,9 +19,16 @@ export const FILTER_HELP = `robotstxt filter: keep the URL lines a crawler may f
 
 Usage: robotstxt filter --agent NAME (--robots-dir DIR | --robots FILE | --fetch) [options] [FILE…]
 
-Reads URL lines from the FILEs (stdin when none; gzip is read by its name or its first bytes), decides each
-for the crawler, and writes the chosen lines to stdout, unchanged and in input order. A line is decided as
-written, exactly as the library's rules.isAllowed(line) reads a string.
+Reads URL lines from the FILEs in order (- is stdin, read once at most; no FILE: stdin alone), decides
+each for the crawler, and writes the chosen lines to stdout, unchanged and in input order. A line is
+decided as written, exactly as the library's rules.isAllowed(line) reads a string.
+
+Input: gzip (by a .gz name or its first bytes; concatenated .gz files too) and brotli (by a .br name: it
+has no signature) are decompressed as they are read; a UTF-8 byte order mark is dropped. bzip2, xz, zstd,
+UTF-16 and binary input (a NUL byte in the first 64 KiB) are refused whole, exit 2, nothing written, with
+the command that feeds them (bzcat logs.bz2 | robotstxt filter … -). The head of every input is checked
+before anything is written; a compressed stream found cut short or corrupt further on stops the run with
+exit 2, after the output of the batches before it.
 
 Robots files:
   --agent NAME           the crawler's product token (required), e.g. ExampleBot
@@ -54,8 +61,14 @@ Where the URL is:
   --field N              the Nth field (1-based, as cut counts) of tab-separated lines
     --delimiter C        another separator; ' ' takes a run of spaces as one
   --json-field KEY       a JSON object per line; KEY may be nested: request.url
-  --format combined      Apache/nginx access logs: the request's path; the host is the vhost field
-                         (vhost_combined), or --host NAME
+  --input-format combined|common   Apache/nginx access logs (combined; common, without referer and
+                         user agent; vhost_combined, with vhost:port first): the request's target. The
+                         host of a path (GET /cart) is --host NAME, else the vhost field; an absolute
+                         target (GET http://shop.example/cart) names its own host, which decides over
+                         both (RFC 9112 §3.2.2)
+  With --robots FILE, the URL may be any text, decided as rules.isAllowed() reads it: /a, example.com/a
+  and ftp://example.com/a are decided as robotstxt check decides them. With --robots-dir or --fetch, it
+  must be an http(s) URL whose host the URL parser accepts.
 
 Output:
   --emit allowed|disallowed|all   which lines to write (default allowed); malformed lines only with all
@@ -71,8 +84,10 @@ Output:
                          1, in the main thread, for input under 64 MiB (gzip by its unpacked size) or piped
                          in; else the cores less one, at most 4
 
-Malformed lines (no http(s) URL or path where one is expected, no host where one is needed, a host the
-URL parser refuses, lines over 64 KiB, binary garbage) are counted, and written only with --emit all.
+Malformed lines are counted, and written only with --emit all: an empty line or field, a line over 64 KiB,
+a missing field, a line that is not JSON, an access log line with no request or whose target is not a path
+or an http(s) URL (* of OPTIONS, host:443 of CONNECT); with --robots-dir or --fetch, also a line with no
+http(s) URL (/a, example.com/a, ftp://…) or a host the URL parser refuses (http://bad host/, http://a%2Fb/).
 Exit codes: 0 done; 2 usage or input errors (and --strict's malformed line).
 
 Example:
@@ -192,8 +207,8 @@ export async function runFilter(args: readonly string[]): Promise<number> {
   const options = readFilterOptions(args);
   for (const deprecation of options.deprecations) process.stderr.write(`robotstxt: note: ${deprecation}\n`);
   checkRobotsSource(options);
-  const totalBytes = inputSize(options.files);
-  const tally = new Tally(!options.quiet, totalBytes);
+  const inputs = await checkInputs(options.files);
+  const tally = new Tally(!options.quiet, inputs.size);
   const decider: BatchDecider = options.workers > 1 ? new WorkerPool(options.workers, options) : new InlineDecider(options);
   // With --fetch, this thread fetches each batch's new hosts' files and hands them to the deciding threads.
   const resolver = options.robots.kind === 'fetch' ? new FetchResolver(options, (host, body) => decider.hand(host, body)) : undefined;
@@ -210,7 +225,7 @@ export async function runFilter(args: readonly string[]): Promise<number> {
   };
 
   try {
-    const items = batchesOf(readInputs(options.files, (bytes) => (tally.bytesRead += bytes)));
+    const items = batchesOf(readInputs(inputs, (bytes) => (tally.bytesRead += bytes)));
     for await (const item of items) {
       if (output.closed) break;
       if (item.kind === 'overlong') {

@@ -1,15 +1,14 @@
 /**
- * The input of `filter`: files (or stdin when none), each plain or gzip (by its name or by its first two
- * bytes), as one stream of chunks; then cut into batches of whole lines for deciding.
+ * The input of `filter`: files and stdin (`-`, or stdin alone when no file is named), each checked before
+ * anything is written and decoded (./input-source.ts), as one stream of chunks; then cut into batches of
+ * whole lines for deciding.
  *
  * Memory stays bounded whatever the input: a batch is about BATCH_BYTES, and a line that runs past
  * LONG_LINE_BYTES without a newline (binary garbage, a 300 MB "line") is not held whole: it goes on as
  * segments of one malformed line (OverlongSegment), which are written through only with `--emit all`.
  */
-import { createReadStream, statSync } from 'node:fs';
-import { Readable } from 'node:stream';
-import { createGunzip } from 'node:zlib';
 import { UsageError } from '../usage.js';
+import { InputSource } from './input-source.js';
 import { joined } from './joined.js';
 
 export const BATCH_BYTES = 4 * 1024 * 1024;
@@ -31,56 +30,42 @@ export interface OverlongSegment {
 
 export type InputItem = LinesBatch | OverlongSegment;
 
-/** Checks that every input file can be read; returns their total size when they are all files. */
-export function inputSize(files: readonly string[]): number | undefined {
-  let total = 0;
-  for (const file of files) {
-    try {
-      const stats = statSync(file);
-      if (!stats.isFile()) throw new UsageError(`${file} is not a file`);
-      total += stats.size;
-    } catch (error) {
-      if (error instanceof UsageError) throw error;
-      throw new UsageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-    }
-  }
-  return files.length === 0 ? undefined : total;
+/** The inputs, checked (./input-source.ts) before anything is written; and their total size, when all are files. */
+export interface Inputs {
+  readonly sources: readonly InputSource[];
+  readonly size: number | undefined;
 }
 
-/** The chunks of one input, gunzipped when its first bytes say gzip; `onRead` counts the bytes read from it. */
-async function* chunksOf(stream: Readable, onRead: (bytes: number) => void): AsyncGenerator<Uint8Array> {
-  const raw = (async function* () {
-    for await (const chunk of stream) {
-      onRead((chunk as Buffer).length);
-      yield chunk as Buffer;
-    }
-  })();
-  const first = await raw.next();
-  if (first.done === true) return;
-  const head = first.value;
-  const all = (async function* () {
-    yield head;
-    yield* raw;
-  })();
-  if (head[0] === 0x1f && head[1] === 0x8b) {
-    const gunzip = Readable.from(all).pipe(createGunzip());
-    try {
-      for await (const chunk of gunzip) yield chunk as Buffer;
-    } catch (error) {
-      throw new UsageError(`the input is not valid gzip: ${(error as Error).message}`);
-    }
-  } else {
-    yield* all;
-  }
+/**
+ * Opens and checks every input, in order: `-` is stdin (read once at most), no FILE is stdin alone. A
+ * UsageError (nothing written yet) for the first that cannot be read or is refused.
+ */
+export async function checkInputs(files: readonly string[]): Promise<Inputs> {
+  const names = files.length === 0 ? ['-'] : files;
+  if (names.filter((name) => name === '-').length > 1) throw new UsageError('- (stdin) is named more than once: stdin can be read once');
+  const sources = names.map((name) => InputSource.named(name));
+  for (const source of sources) await source.check();
+  let size: number | undefined = 0;
+  for (const source of sources) size = size === undefined || source.size === undefined ? undefined : size + source.size;
+  return { sources, size };
 }
 
-/** Every input's chunks, in order (stdin when there are no files). */
-export async function* readInputs(files: readonly string[], onRead: (bytes: number) => void): AsyncGenerator<Uint8Array> {
-  const streams =
-    files.length === 0 ? [() => process.stdin] : files.map((file) => () => createReadStream(file, { highWaterMark: 256 * 1024 }));
-  for (const open of streams) {
-    // Plain Uint8Array views of Node's Buffers: the line scanners then see one kind of array, not two.
-    for await (const chunk of chunksOf(open(), onRead)) yield new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length);
+const NEWLINE = Uint8Array.of(0x0a);
+
+/**
+ * Every input's decoded chunks, in order; an input whose last line has no newline gets one, so that it does
+ * not run into the next input's first line. `onRead` counts the raw bytes read.
+ */
+export async function* readInputs(inputs: Inputs, onRead: (bytes: number) => void): AsyncGenerator<Uint8Array> {
+  for (const source of inputs.sources) {
+    let last = 0x0a;
+    for await (const chunk of source.read(onRead)) {
+      if (chunk.length === 0) continue;
+      // Plain Uint8Array views of Node's Buffers: the line scanners then see one kind of array, not two.
+      yield new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length);
+      last = chunk[chunk.length - 1] as number;
+    }
+    if (last !== 0x0a) yield NEWLINE.slice();
   }
 }
 
