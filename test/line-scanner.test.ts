@@ -317,7 +317,7 @@ describe('rulesets that move in WebAssembly memory', () => {
       for (let h = 0; h < hosts; h++) for (const r of [0, 1, 2, rulesPerHost - 1]) urls.push(`https://host${h}.test/h${h}/r${r}/page`);
     }
     const batch = encoder.encode(`${urls.join('\n')}\n`);
-    const settings = settingsOf(['--robots-dir', dir, '--emit', 'all', '--format', 'tsv']);
+    const settings = settingsOf(['--robots-dir', dir, '--emit', 'all', '--format', 'tsv', '--no-header']);
     const plain = settingsOf(['--robots-dir', dir, '--emit', 'disallowed']);
     setMatcher('wasm');
     const backend = currentBackend();

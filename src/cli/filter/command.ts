@@ -69,6 +69,8 @@ Output:
                          and control bytes as \\xHH; csv quotes as RFC 4180 says, records end in CRLF; jsonl
                          decodes bytes that are not UTF-8 as U+FFFD
   --no-header            no header line in tsv and csv (for parts of a log joined later)
+  --first-line N         the number of the input's first line (default 1): a part of a split log numbers its
+                         records as the whole would (split -l 1000000: part k starts at k × 1000000 + 1)
   --emit allowed|disallowed|all   which lines to write (default allowed); malformed lines only with all
   --strict               stop at the first malformed line: say its number, exit 1
   --allow-malformed      exit 0 even when more than half of the lines are malformed
@@ -211,7 +213,7 @@ export async function runFilter(args: readonly string[]): Promise<number> {
   const overlong = new OverlongOutput(options);
   // Records number their lines: counted here, as batches are cut, since they are decided out of order.
   const numbered = options.output !== 'text';
-  let nextLine = 1;
+  let nextLine = options.firstLine;
   /** --strict's first malformed line, which ends the run. */
   let strictStop: number | undefined;
 
