@@ -171,7 +171,7 @@ describe('filter --fetch refuses internal hosts by default', () => {
       {},
       'http://10.1.2.3/x\n',
     );
-    expect(result.stdout).toBe('http://10.1.2.3/x\tallowed\t0\t\n');
+    expect(result.stdout).toBe('1\thttp://10.1.2.3/x\tallowed\tmissing\t\t\t\t\n');
     expect(result.stderr).toMatch(/^refused hosts: 1 \(10\.1\.2\.3\): internal, not fetched/m);
     expect(connections(result)).toEqual([]);
   });
