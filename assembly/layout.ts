@@ -161,7 +161,8 @@ export const STATE_PENDING_HASH: usize = 96; // out: the unknown authority of a 
 export const STATE_PENDING_START: usize = 100; // out: … its start in the batch (after any userinfo) …
 export const STATE_PENDING_END: usize = 104; // out: … and end
 export const STATE_PENDING_HTTPS: usize = 108; // out: … and whether its URL is https
-export const STATE_SIZE: usize = 112;
+export const STATE_VALUE_COUNTS: usize = 112; // out: lines decided by each value below VALUE_LIMIT, VALUE_LIMIT u32s
+export const STATE_SIZE: usize = 176;
 
 // What scanLines returns.
 export const SCAN_DONE: u32 = 0; // every line of the batch is counted and written
@@ -175,9 +176,12 @@ export const VERDICT_MALFORMED: u32 = 2;
 export const NO_VERDICT: u32 = 0xffffffff;
 export const NO_LINE: u32 = 0xffffffff;
 // What decides the URLs of an authority: one of these, or a compiled ruleset's address (never below 16).
-export const VALUE_ALLOWED: u32 = 1;
+export const VALUE_MALFORMED: u32 = 1;
+// A constant verdict for every URL of an authority: allowed when odd, disallowed when even; the host gives each
+// pair a meaning of its own (why the authority has no rules to apply) and reads how many lines each decided.
 export const VALUE_DISALLOWED: u32 = 2;
-export const VALUE_MALFORMED: u32 = 3;
+export const VALUE_ALLOWED: u32 = 3;
+export const VALUE_LIMIT: u32 = 16;
 export const DELIMITER_SPACES: u32 = 0x100;
 
 // One authority entry, a cache line: u32 hash (0: empty), u32 key offset in STATE_KEYS, u32 key length |

@@ -19,7 +19,7 @@ import {
   STATE_HOST_SLOTS, STATE_HOSTS, STATE_INPUT, STATE_KEYS, STATE_KEYS_CAPACITY, STATE_KEYS_USED, STATE_LENGTH,
   STATE_LINE, STATE_MALFORMED, STATE_MAX_LINE, STATE_OUTPUT, STATE_OUTPUT_LENGTH, STATE_PATH_VALUE,
   STATE_PENDING_END, STATE_PENDING_HASH, STATE_PENDING_HTTPS, STATE_PENDING_START, STATE_POSITION, STATE_SCRATCH,
-  STATE_STOP_END, VALUE_ALLOWED, VALUE_DISALLOWED, VALUE_MALFORMED, VERDICT_ALLOWED, VERDICT_DISALLOWED,
+  STATE_STOP_END, STATE_VALUE_COUNTS, VALUE_LIMIT, VALUE_MALFORMED, VERDICT_ALLOWED, VERDICT_DISALLOWED,
   VERDICT_MALFORMED,
 } from './layout';
 import { isAllowed } from './matcher';
@@ -134,9 +134,13 @@ function decideLine(state: usize, input: usize, start: usize, end: usize): u32 {
     value = authorityValue(state, input, urlStart + authority, urlEnd, authority == 8);
     if (value == 0) return ASKS | pendingStop;
   }
-  if (value == VALUE_ALLOWED) return VERDICT_ALLOWED;
-  if (value == VALUE_DISALLOWED) return VERDICT_DISALLOWED;
-  if (value == VALUE_MALFORMED) return VERDICT_MALFORMED;
+  if (value < VALUE_LIMIT) {
+    // A constant: counted by value, so that the host can tell why its lines got their verdict.
+    const count = state + STATE_VALUE_COUNTS + (<usize>value << 2);
+    store<u32>(count, load<u32>(count) + 1);
+    if (value == VALUE_MALFORMED) return VERDICT_MALFORMED;
+    return (value & 1) != 0 ? VERDICT_ALLOWED : VERDICT_DISALLOWED;
+  }
   if (!isUtf8(url, urlLength)) return ASKS | SCAN_ASK_LINE;
   const scratch = <usize>load<u32>(state + STATE_SCRATCH);
   return isAllowed(<usize>value, url, urlLength, scratch) ? VERDICT_ALLOWED : VERDICT_DISALLOWED;

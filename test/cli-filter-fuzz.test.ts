@@ -238,13 +238,17 @@ function expected(bytes: Buffer, source: 'dir' | 'fetch'): Verdict {
   return found?.isAllowed(text) === true ? 'allowed' : 'disallowed';
 }
 
-/** The line as annotated output writes it: C0 bytes, DEL and `\` escaped. */
+/** The line as a TSV field writes it: C0 bytes, DEL, `\` and C1 controls in UTF-8 (C2 80 to C2 9F) escaped. */
 function escaped(bytes: Buffer): Buffer {
   const content = bytes[bytes.length - 1] === 0x0d ? bytes.subarray(0, -1) : bytes;
   const names: Record<number, string> = { 0x09: '\\t', 0x0a: '\\n', 0x0d: '\\r', 0x5c: '\\\\' };
+  const hex = (byte: number): string => `\\x${byte.toString(16).padStart(2, '0')}`;
   let text = '';
-  for (const byte of content) {
-    if (byte < 0x20 || byte === 0x7f || byte === 0x5c) text += names[byte] ?? `\\x${byte.toString(16).padStart(2, '0')}`;
+  for (let i = 0; i < content.length; i++) {
+    const byte = content[i] as number;
+    const next = content[i + 1];
+    if (byte < 0x20 || byte === 0x7f || byte === 0x5c) text += names[byte] ?? hex(byte);
+    else if (byte === 0xc2 && next !== undefined && next >= 0x80 && next <= 0x9f) text += hex(byte) + hex(content[++i] as number);
     else text += String.fromCharCode(byte);
   }
   return Buffer.from(text, 'latin1');
@@ -264,13 +268,16 @@ function checkRun(result: BytesRun, lines: readonly Buffer[], source: 'dir' | 'f
   const verdicts: Verdict[] = [];
   lines.forEach((bytes, i) => {
     const what = `line ${i}: ${JSON.stringify(bytes.toString('latin1'))}`;
-    // No field holds a TAB: the escaped line, the verdict, the rule's line and the rule.
+    // No field holds a TAB: n, url, verdict, reason, rule kind, pattern and line, and the raw line when malformed.
     const fields = (out[i] as Buffer).toString('latin1').split('\t');
-    expect(fields, what).toHaveLength(4);
-    const [line, verdict, ruleLine] = fields;
-    expect(line, what).toBe(escaped(bytes).toString('latin1'));
+    expect(fields, what).toHaveLength(8);
+    const [n, url, verdict, reason, , , ruleLine, text] = fields;
+    expect(n, what).toBe(String(i + 1));
     expect(verdict, what).toBe(expected(bytes, source));
-    if (verdict === 'malformed') expect(ruleLine, what).toBe('0');
+    // The line is the URL when it is decided, and the text when it is not.
+    expect(verdict === 'malformed' ? text : url, what).toBe(escaped(bytes).toString('latin1'));
+    expect(verdict === 'malformed' ? url : text, what).toBe('');
+    if (verdict === 'malformed') expect([reason, ruleLine], what).toEqual(['malformed', '']);
     verdicts.push(verdict as Verdict);
   });
   const count = (name: Verdict | undefined): string =>
@@ -282,7 +289,7 @@ function checkRun(result: BytesRun, lines: readonly Buffer[], source: 'dir' | 'f
 }
 
 describe('filter over generated lines', () => {
-  const ARGS = ['--agent', AGENT, '--emit', 'all', '--format', 'tsv', '--missing', 'disallow'];
+  const ARGS = ['--agent', AGENT, '--emit', 'all', '--format', 'tsv', '--no-header', '--missing', 'disallow', '--allow-malformed'];
 
   it.each([0x5eed_0001, 0x5eed_0002, 0x5eed_0003])(
     'seed %i: --robots-dir and --fetch give every line one verdict, the URL parser’s host’s, for any number of workers',

@@ -43,7 +43,7 @@ function verdicts(result: Run): string[] {
   return result.stdout
     .split('\n')
     .slice(0, -1)
-    .map((line) => line.split('\t')[1] as string);
+    .map((line) => line.split('\t')[2] as string);
 }
 
 /** The connection attempts of a run on the test network (`connect TARGET` or `refused TARGET`). */
@@ -51,7 +51,20 @@ function connections(result: Run): string[] {
   return [...result.stderr.matchAll(/^\[test-network\] (.*)$/gm)].map((match) => match[1] as string);
 }
 
-const FETCH = ['filter', '--agent', 'ExampleBot', '--fetch', '--allow-network', '127.0.0.1/32', '--emit', 'all', '--format', 'tsv'];
+const FETCH = [
+  'filter',
+  '--agent',
+  'ExampleBot',
+  '--fetch',
+  '--allow-network',
+  '127.0.0.1/32',
+  '--emit',
+  'all',
+  '--format',
+  'tsv',
+  '--no-header',
+  '--allow-malformed',
+];
 
 describe('no line stops a batch', () => {
   // Hosts the URL parser refuses: a percent-decoded `/`, an IPv4 number out of range, a forbidden code
@@ -64,7 +77,7 @@ describe('no line stops a batch', () => {
     const result = await runOnTestNetwork(FETCH, {}, `${input}\n`);
     expect(result.code, result.stderr).toBe(0);
     expect(verdicts(result)).toEqual(['disallowed', ...REFUSED.map(() => 'malformed'), 'allowed']);
-    expect(result.stdout.split('\n')[1]).toBe('http://a%2Fb/x\tmalformed\t0\t');
+    expect(result.stdout.split('\n')[1]).toBe('2\t\tmalformed\tmalformed\t\t\t\thttp://a%2Fb/x');
     expect(result.stderr).toMatch(/^lines: 7\nallowed: 1\ndisallowed: 1\nmalformed: 5\n/m);
     expect(result.stderr).not.toMatch(/Error|\n\s+at /);
     expect(connections(result)).toEqual([`connect 127.0.0.1:${site.port}`]);
@@ -73,7 +86,20 @@ describe('no line stops a batch', () => {
   it('--robots-dir reads those lines as malformed too, the same host reading', async () => {
     const dir = folder('refused', { 'example.com': RULES });
     const result = await run(
-      ['filter', '--agent', 'ExampleBot', '--robots-dir', dir, '--emit', 'all', '--format', 'tsv', '-q'],
+      [
+        'filter',
+        '--agent',
+        'ExampleBot',
+        '--robots-dir',
+        dir,
+        '--emit',
+        'all',
+        '--format',
+        'tsv',
+        '--no-header',
+        '--allow-malformed',
+        '-q',
+      ],
       REFUSED.join('\n'),
     );
     expect(result.code).toBe(0);
@@ -157,10 +183,10 @@ describe('--save-dir keeps each host’s own body', () => {
     );
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout.split('\n').slice(0, -1)).toEqual([
-      `${input[0]}\tdisallowed\t2\tdisallow: /slow`,
-      `${input[1]}\tdisallowed\t2\tdisallow: /fast`,
-      `${input[2]}\tdisallowed\t2\tdisallow: /private`,
-      `${input[3]}\tallowed\t0\t`,
+      `1\t${input[0]}\tdisallowed\trule\tdisallow\t/slow\t2\t`,
+      `2\t${input[1]}\tdisallowed\trule\tdisallow\t/fast\t2\t`,
+      `3\t${input[2]}\tdisallowed\trule\tdisallow\t/private\t2\t`,
+      `4\t${input[3]}\tallowed\trule\t\t\t\t`,
     ]);
     expect(readFileSync(join(saved, `127.0.0.1_${slow}`), 'utf8')).toBe(slowBody);
     expect(result.stderr).toMatch(/^saved: 3, symbolic links replaced: 0, could not be saved: 0$/m);
@@ -184,7 +210,21 @@ describe('saved files are safe', () => {
     expect(readdirSync(saved).sort()).toEqual([hashed, `%6eul.example_${site.port}`, `a%2ab.example_${site.port}`].sort());
     for (const name of readdirSync(saved)) expect(readFileSync(join(saved, name), 'utf8')).toBe(RULES);
     const replay = await run(
-      ['filter', '--agent', 'ExampleBot', '--robots-dir', saved, '--missing', 'disallow', '--emit', 'all', '--format', 'tsv', '-q'],
+      [
+        'filter',
+        '--agent',
+        'ExampleBot',
+        '--robots-dir',
+        saved,
+        '--missing',
+        'disallow',
+        '--emit',
+        'all',
+        '--format',
+        'tsv',
+        '--no-header',
+        '-q',
+      ],
       input,
     );
     expect(replay.stdout).toBe(result.stdout);
@@ -250,24 +290,34 @@ describe('annotated output carries no control byte', () => {
     'https://example.com/ok\u0001\r',
   ];
 
-  it('--annotate escapes TAB, CR, LF, ESC, other C0 bytes, DEL and the backslash in the URL and in the rule', async () => {
-    const result = await run([...SOURCE, '--format', 'tsv'], `${lines.join('\n')}\n`);
+  it('--format tsv escapes TAB, CR, LF, ESC, other C0 bytes, DEL, C1 controls and the backslash in the URL and the rule', async () => {
+    const result = await run([...SOURCE, '--format', 'tsv', '--no-header'], `${[...lines, 'https://example.com/c1\u009b2J'].join('\n')}\n`);
     expect(result.stdout.split('\n')).toEqual([
-      'https://example.com/a\\tb/x\tdisallowed\t2\tdisallow: /a\\tb',
-      'https://example.com/e\\x1b[31m/x\tdisallowed\t3\tdisallow: /e\\x1b[31m',
-      'https://example.com/back\\\\slash\tdisallowed\t4\tdisallow: /back\\\\slash',
-      'https://example.com/del\\x7f\tdisallowed\t5\tdisallow: /del\\x7f',
-      'https://example.com/ok\\x01\tallowed\t0\t',
+      '1\thttps://example.com/a\\tb/x\tdisallowed\trule\tdisallow\t/a\\tb\t2\t',
+      '2\thttps://example.com/e\\x1b[31m/x\tdisallowed\trule\tdisallow\t/e\\x1b[31m\t3\t',
+      '3\thttps://example.com/back\\\\slash\tdisallowed\trule\tdisallow\t/back\\\\slash\t4\t',
+      '4\thttps://example.com/del\\x7f\tdisallowed\trule\tdisallow\t/del\\x7f\t5\t',
+      '5\thttps://example.com/ok\\x01\tallowed\trule\t\t\t\t',
+      '6\thttps://example.com/c1\\xc2\\x9b2J\tallowed\trule\t\t\t\t',
       '',
     ]);
-    expect(result.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+    expect(result.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
   });
 
-  it('with tab-separated fields (--field N), the line keeps its own TABs; jsonl carries the exact text; plain output is the input', async () => {
-    const fields = await run([...SOURCE, '--format', 'tsv', '--field', '2'], `id\t${lines[1]}\tz\n`);
-    expect(fields.stdout).toBe('id\thttps://example.com/e\\x1b[31m/x\tz\tdisallowed\t3\tdisallow: /e\\x1b[31m\n');
+  it('with fields (--field N), the record keeps the whole line, escaped; jsonl carries the exact text; plain output is the input', async () => {
+    const fields = await run([...SOURCE, '--format', 'tsv', '--no-header', '--field', '2'], `id\t${lines[1]}\tz\n`);
+    expect(fields.stdout).toBe(
+      '1\thttps://example.com/e\\x1b[31m/x\tdisallowed\trule\tdisallow\t/e\\x1b[31m\t3\tid\\thttps://example.com/e\\x1b[31m/x\\tz\n',
+    );
     const jsonl = await run([...SOURCE, '--format', 'jsonl'], `${lines[1]}\n`);
-    expect(JSON.parse(jsonl.stdout)).toEqual({ url: lines[1], allowed: false, line: 3, rule: 'disallow: /e\u001b[31m' });
+    expect(JSON.parse(jsonl.stdout)).toEqual({
+      n: 1,
+      url: lines[1],
+      verdict: 'disallowed',
+      reason: 'rule',
+      rule: { kind: 'disallow', pattern: '/e\u001b[31m', line: 3 },
+      text: null,
+    });
     expect(jsonl.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
     const plain = await run(SOURCE, `${lines.join('\n')}\n`);
     expect(plain.stdout).toBe(`${lines.join('\n')}\n`);
@@ -284,7 +334,7 @@ describe('a URL’s host is read as the URL parser reads it', () => {
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/^lines: 4\nallowed: 0\ndisallowed: 4\nmalformed: 0\nhosts: 2, without robots.txt: 0$/m);
     const annotated = await run(
-      ['filter', '--agent', 'ExampleBot', '--robots-dir', dir, '--emit', 'all', '--format', 'tsv', '-q'],
+      ['filter', '--agent', 'ExampleBot', '--robots-dir', dir, '--emit', 'all', '--format', 'tsv', '--no-header', '-q'],
       URLS.join('\n'),
     );
     expect(verdicts(annotated)).toEqual(['disallowed', 'disallowed', 'disallowed', 'disallowed']);

@@ -85,12 +85,12 @@ describe('deciding lines', () => {
   it('--emit disallowed and all; --annotate; jsonl; --quiet', async () => {
     const input = file('urls.txt', `${URLS}\n`);
     expect((await run([...SOURCE, '--emit', 'disallowed', '-q', input])).stdout.toString().split('\n')).toHaveLength(7);
-    const annotated = await run([...SOURCE, '--emit', 'all', '--format', 'tsv', '--quiet', input]);
+    const annotated = await run([...SOURCE, '--emit', 'all', '--format', 'tsv', '--no-header', '--quiet', input]);
     expect(annotated.stderr).toBe('');
     expect(annotated.stdout.toString().split('\n').slice(0, 3)).toEqual([
-      'https://example.com/public\tallowed\t0\t',
-      'https://example.com/private/x\tdisallowed\t7\tdisallow: /private/',
-      'http://EXAMPLE.com/drafts/1?q=2\tdisallowed\t6\tdisallow: /drafts/',
+      '1\thttps://example.com/public\tallowed\trule\t\t\t\t',
+      '2\thttps://example.com/private/x\tdisallowed\trule\tdisallow\t/private/\t7\t',
+      '3\thttp://EXAMPLE.com/drafts/1?q=2\tdisallowed\trule\tdisallow\t/drafts/\t6\t',
     ]);
     const jsonl = await run([...SOURCE, '--emit', 'all', '--format', 'jsonl', '-q', input]);
     const objects = jsonl.stdout
@@ -98,17 +98,42 @@ describe('deciding lines', () => {
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line) as unknown);
-    expect(objects[1]).toEqual({ url: 'https://example.com/private/x', allowed: false, line: 7, rule: 'disallow: /private/' });
-    expect(objects[4]).toEqual({ url: 'https://unknown.example/anything', allowed: true, line: 0, rule: null });
+    expect(objects[1]).toEqual({
+      n: 2,
+      url: 'https://example.com/private/x',
+      verdict: 'disallowed',
+      reason: 'rule',
+      rule: { kind: 'disallow', pattern: '/private/', line: 7 },
+      text: null,
+    });
+    expect(objects[4]).toEqual({
+      n: 5,
+      url: 'https://unknown.example/anything',
+      verdict: 'allowed',
+      reason: 'missing',
+      rule: null,
+      text: null,
+    });
   });
 
   it('names ports as host_PORT, and finds host_443 for a default port; --missing disallow', async () => {
-    const result = await run([...SOURCE, '--emit', 'all', '--format', 'tsv', '--missing', 'disallow', '-q', file('urls.txt', URLS)]);
+    const result = await run([
+      ...SOURCE,
+      '--emit',
+      'all',
+      '--format',
+      'tsv',
+      '--no-header',
+      '--missing',
+      'disallow',
+      '-q',
+      file('urls.txt', URLS),
+    ]);
     const verdicts = result.stdout
       .toString()
       .trim()
       .split('\n')
-      .map((line) => line.split('\t')[1]);
+      .map((line) => line.split('\t')[2]);
     expect(verdicts).toEqual([
       'allowed',
       'disallowed',
@@ -128,13 +153,13 @@ describe('deciding lines', () => {
     // The URL parser reads `..` as a host (its file is named `.%2e`), `.` as the root alone (no host) and
     // refuses `a/../outside` (a percent-decoded `/`): the last two are malformed.
     const input = ['http://../outside', 'http://./x', 'http://a%2F..%2Foutside/x', 'https://robots/example.com'].join('\n');
-    const result = await run([...SOURCE, '--missing', 'disallow', '--emit', 'all', '--format', 'tsv'], input);
+    const result = await run([...SOURCE, '--missing', 'disallow', '--emit', 'all', '--format', 'tsv', '--no-header'], input);
     expect(result.code).toBe(0);
     expect(
       result.stdout
         .toString()
         .split('\n')
-        .map((line) => line.split('\t')[1]),
+        .map((line) => line.split('\t')[2]),
     ).toEqual(['disallowed', 'malformed', 'malformed', 'disallowed', undefined]);
     expect(result.stderr).toMatch(/hosts: 2, without robots.txt: 2\n/);
   });
@@ -176,6 +201,7 @@ describe('deciding lines', () => {
       'all',
       '--format',
       'tsv',
+      '--no-header',
       '-q',
       file('random.txt', `${lines.join('\n')}\n`),
     ]);
@@ -183,7 +209,7 @@ describe('deciding lines', () => {
       .toString()
       .split('\n')
       .slice(0, -1)
-      .map((line) => line.split('\t').at(-3));
+      .map((line) => line.split('\t')[2]);
     expect(verdicts).toEqual(lines.map((line) => (rules.isAllowed(line) ? 'allowed' : 'disallowed')));
   });
 });
@@ -213,12 +239,12 @@ describe('input', () => {
     );
     const json =
       '{"request":{"url":"https://example.com/ok"}}\n{"request":{"url":"https://example.com/private/\\u0078"}}\n{"request":{}}\nnot json\n';
-    const decided = await run([...SOURCE, '--json-field', 'request.url', '--emit', 'all', '--format', 'tsv', '-q'], json);
+    const decided = await run([...SOURCE, '--json-field', 'request.url', '--emit', 'all', '--format', 'tsv', '--no-header', '-q'], json);
     expect(
       decided.stdout
         .toString()
         .split('\n')
-        .map((line) => line.split('\t')[1]),
+        .map((line) => line.split('\t')[2]),
     ).toEqual(['allowed', 'disallowed', 'malformed', 'malformed', undefined]);
     const log = [
       '203.0.113.7 - - [23/Nov/2026:10:00:00 +0000] "GET /ok HTTP/1.1" 200 12 "-" "ExampleBot/1.0"',
@@ -226,23 +252,23 @@ describe('input', () => {
       '- garbage',
     ].join('\n');
     const combined = await run(
-      [...SOURCE, '--input-format', 'combined', '--host', 'example.com', '--emit', 'all', '--format', 'tsv', '-q'],
+      [...SOURCE, '--input-format', 'combined', '--host', 'example.com', '--emit', 'all', '--format', 'tsv', '--no-header', '-q'],
       log,
     );
     expect(
       combined.stdout
         .toString()
         .split('\n')
-        .map((line) => line.split('\t')[1]),
+        .map((line) => line.split('\t')[2]),
     ).toEqual(['allowed', 'disallowed', 'malformed', undefined]);
     const vhosts =
       'example.com:443 203.0.113.7 - - [23/Nov/2026:10:00:00 +0000] "GET /private/x HTTP/1.1" 200 1 "-" "-"\nported.net:8080 203.0.113.7 - - [23/Nov/2026:10:00:00 +0000] "GET /p HTTP/1.1" 200 1 "-" "-"\n';
-    const byVhost = await run([...SOURCE, '--input-format', 'combined', '--emit', 'all', '--format', 'tsv', '-q'], vhosts);
+    const byVhost = await run([...SOURCE, '--input-format', 'combined', '--emit', 'all', '--format', 'tsv', '--no-header', '-q'], vhosts);
     expect(
       byVhost.stdout
         .toString()
         .split('\n')
-        .map((line) => line.split('\t')[1]),
+        .map((line) => line.split('\t')[2]),
     ).toEqual(['disallowed', 'disallowed', undefined]);
   });
 
@@ -255,13 +281,17 @@ describe('input', () => {
       garbage,
       Buffer.from(`\nhttps://example.com/${'x'.repeat(300 * 1024)}\n${huge}\nhttps://example.com/private/a\n`),
     ]);
-    const kept = await run([...SOURCE], input);
+    const kept = await run([...SOURCE, '--allow-malformed'], input);
+    expect(kept.code).toBe(0);
     expect(kept.stdout.toString()).toBe('https://example.com/ok\n');
     expect(kept.stderr).toMatch(/lines: 7\nallowed: 1\ndisallowed: 1\nmalformed: 5\n/);
     const all = await run([...SOURCE, '--emit', 'all', '-q'], input);
     expect(all.stdout.equals(input)).toBe(true);
+    // Five lines of seven hold no URL: the run says so and exits 1, its output written all the same.
+    expect(all.code).toBe(1);
+    expect(all.stderr).toMatch(/^robotstxt: warning: 5 of 7 lines \(71 %\) hold no URL to decide/);
     const strict = await run([...SOURCE, '--strict'], input);
-    expect(strict.code).toBe(2);
+    expect(strict.code).toBe(1);
     expect(strict.stderr).toMatch(/line 2 holds no URL to decide \(--strict\)/);
   });
 });
@@ -322,7 +352,7 @@ function generatedLog(lines: number): Buffer {
 
 describe('worker threads and the split contract', () => {
   const log = generatedLog(120_000);
-  const args = [...SOURCE, '--emit', 'all', '--format', 'tsv', '-q'];
+  const args = [...SOURCE, '--emit', 'all', '--format', 'tsv', '--no-header', '-q'];
 
   it('--workers 1 and --workers 2 write the same bytes', async () => {
     const input = file('big.txt', log);
@@ -339,7 +369,11 @@ describe('worker threads and the split contract', () => {
     for (const cut of [0.13, 0.5, 0.51, 0.97]) starts.push(log.indexOf(0x0a, Math.floor(log.length * cut)) + 1);
     starts.push(log.length);
     const outputs = [];
-    for (let i = 0; i + 1 < starts.length; i++) outputs.push((await run(args, log.subarray(starts[i], starts[i + 1]))).stdout);
+    for (let i = 0; i + 1 < starts.length; i++) {
+      // Each part numbers its records from its first line's number in the whole.
+      const before = log.subarray(0, starts[i]).filter((byte) => byte === 0x0a).length;
+      outputs.push((await run([...args, '--first-line', String(before + 1)], log.subarray(starts[i], starts[i + 1]))).stdout);
+    }
     expect(Buffer.concat(outputs).equals(whole.stdout)).toBe(true);
   });
 
@@ -398,6 +432,7 @@ describe('--fetch', () => {
         'all',
         '--format',
         'tsv',
+        '--no-header',
         '-q',
       ],
       input,
@@ -407,7 +442,7 @@ describe('--fetch', () => {
       result.stdout
         .toString()
         .split('\n')
-        .map((line) => line.split('\t')[1]),
+        .map((line) => line.split('\t')[2]),
     ).toEqual(['allowed', 'disallowed', 'allowed', 'allowed', undefined]);
     expect(site.count()).toBe(1);
     expect(site.requests[0]?.headers['user-agent']).toBe('ExampleBot/1.0');
@@ -415,15 +450,44 @@ describe('--fetch', () => {
     const siteFile = `127.0.0.1_${site.port}`;
     expect(readdirSync(saved).sort()).toEqual([siteFile, `127.0.0.1_${gone.port}`].sort());
     expect(readFileSync(join(saved, siteFile), 'utf8')).toBe('User-agent: *\nDisallow: /private/\n');
-    const again = await run(['--agent', 'ExampleBot', '--robots-dir', saved, '--emit', 'all', '--format', 'tsv', '-q'], input);
+    const again = await run(
+      ['--agent', 'ExampleBot', '--robots-dir', saved, '--emit', 'all', '--format', 'tsv', '--no-header', '-q'],
+      input,
+    );
     expect(again.stdout.equals(result.stdout)).toBe(true);
     // Fetched in the main thread, decided in it (--workers 1) or in workers (2): the same bytes, each host fetched once.
     const inline = await run(
-      ['--agent', 'ExampleBot', '--fetch', '--allow-internal-hosts', '--workers', '1', '--emit', 'all', '--format', 'tsv', '-q'],
+      [
+        '--agent',
+        'ExampleBot',
+        '--fetch',
+        '--allow-internal-hosts',
+        '--workers',
+        '1',
+        '--emit',
+        'all',
+        '--format',
+        'tsv',
+        '--no-header',
+        '-q',
+      ],
       input,
     );
     const threaded = await run(
-      ['--agent', 'ExampleBot', '--fetch', '--allow-internal-hosts', '--workers', '2', '--emit', 'all', '--format', 'tsv', '-q'],
+      [
+        '--agent',
+        'ExampleBot',
+        '--fetch',
+        '--allow-internal-hosts',
+        '--workers',
+        '2',
+        '--emit',
+        'all',
+        '--format',
+        'tsv',
+        '--no-header',
+        '-q',
+      ],
       input,
     );
     expect(inline.stdout.equals(result.stdout)).toBe(true);
@@ -453,6 +517,7 @@ describe('--fetch', () => {
         'all',
         '--format',
         'tsv',
+        '--no-header',
         '-q',
       ],
       `${lines.join('\n')}\n`,
@@ -463,14 +528,29 @@ describe('--fetch', () => {
         .toString()
         .split('\n')
         .slice(0, -1)
-        .map((line) => line.split('\t')[1]),
+        .map((line) => line.split('\t')[2]),
     ).toEqual(lines.map((_, i) => (i % 2 === 0 ? 'disallowed' : 'allowed')));
     for (const server of sites) expect(server.count()).toBe(1);
     // The same from a robots directory: rules evicted while a batch still uses them must keep answering.
     const dir = join(work, 'big-robots');
     sites.forEach((server, i) => file(`big-robots/127.0.0.1_${server.port}`, big('abc'[i] as string)));
     const fromDir = await run(
-      ['--agent', 'ExampleBot', '--robots-dir', dir, '--cache-mb', '1', '--workers', '1', '--emit', 'all', '--format', 'tsv', '-q'],
+      [
+        '--agent',
+        'ExampleBot',
+        '--robots-dir',
+        dir,
+        '--cache-mb',
+        '1',
+        '--workers',
+        '1',
+        '--emit',
+        'all',
+        '--format',
+        'tsv',
+        '--no-header',
+        '-q',
+      ],
       `${lines.join('\n')}\n`,
     );
     expect(fromDir.stdout.equals(result.stdout)).toBe(true);

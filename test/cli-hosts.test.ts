@@ -138,6 +138,7 @@ describe('filter --fetch refuses internal hosts by default', () => {
         'all',
         '--format',
         'tsv',
+        '--no-header',
         '--workers',
         '1',
       ],
@@ -145,7 +146,7 @@ describe('filter --fetch refuses internal hosts by default', () => {
       `${input}\n`,
     );
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout.split('\n').map((line) => line.split('\t')[1])).toEqual([
+    expect(result.stdout.split('\n').map((line) => line.split('\t')[2])).toEqual([
       'allowed',
       'disallowed',
       'disallowed',
@@ -165,8 +166,12 @@ describe('filter --fetch refuses internal hosts by default', () => {
   });
 
   it('with the default --missing allow, refused hosts are allowed, as hosts with no robots.txt are', async () => {
-    const result = await run(['filter', '--agent', 'ExampleBot', '--fetch', '--emit', 'all', '--format', 'tsv'], {}, 'http://10.1.2.3/x\n');
-    expect(result.stdout).toBe('http://10.1.2.3/x\tallowed\t0\t\n');
+    const result = await run(
+      ['filter', '--agent', 'ExampleBot', '--fetch', '--emit', 'all', '--format', 'tsv', '--no-header'],
+      {},
+      'http://10.1.2.3/x\n',
+    );
+    expect(result.stdout).toBe('1\thttp://10.1.2.3/x\tallowed\tmissing\t\t\t\t\n');
     expect(result.stderr).toMatch(/^refused hosts: 1 \(10\.1\.2\.3\): internal, not fetched/m);
     expect(connections(result)).toEqual([]);
   });

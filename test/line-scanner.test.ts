@@ -147,10 +147,10 @@ function bothWays(
   const settings = settingsOf(args);
   setMatcher('wasm');
   expect(lineScannerFor(settings)).toBeDefined();
-  const scanned = decideBatch(batch, settings, openSource(settings));
+  const scanned = decideBatch(batch, settings, openSource(settings), 1);
   setMatcher('typescript');
   expect(lineScannerFor(settings)).toBeUndefined();
-  const lineByLine = decideBatch(batch, settings, openSource(settings));
+  const lineByLine = decideBatch(batch, settings, openSource(settings), 1);
   setMatcher('wasm');
   return { scanned, lineByLine };
 }
@@ -241,9 +241,9 @@ describe('hosts taught once, for every batch after', () => {
         for (const { lines, finalNewline } of batches) {
           const batch = batchOf(lines, finalNewline);
           setMatcher('wasm');
-          const scanned = decideBatch(batch, settings, source);
+          const scanned = decideBatch(batch, settings, source, 1);
           setMatcher('typescript');
-          const lineByLine = decideBatch(batch, settings, openSource(settings));
+          const lineByLine = decideBatch(batch, settings, openSource(settings), 1);
           setMatcher('wasm');
           expect(Buffer.from(scanned.output).toString('latin1')).toBe(Buffer.from(lineByLine.output).toString('latin1'));
           expect({ ...scanned, output: undefined, hosts: undefined, hostsWithoutRobots: undefined }).toEqual({
@@ -270,14 +270,14 @@ describe('hosts taught once, for every batch after', () => {
     for (const matcher of ['wasm', 'typescript'] as const) {
       setMatcher(matcher);
       const source = openSource(settings);
-      expect(decideBatch(encoder.encode('http://secure.io/\n'), settings, source)).toMatchObject({ allowed: 0, disallowed: 1 });
-      expect(decideBatch(encoder.encode('HTTPS://secure.io/\n'), settings, source)).toMatchObject({ allowed: 1, disallowed: 0 });
-      expect(decideBatch(encoder.encode('http://secure.io/\n'), settings, source)).toMatchObject({ allowed: 0, disallowed: 1 });
+      expect(decideBatch(encoder.encode('http://secure.io/\n'), settings, source, 1)).toMatchObject({ allowed: 0, disallowed: 1 });
+      expect(decideBatch(encoder.encode('HTTPS://secure.io/\n'), settings, source, 1)).toMatchObject({ allowed: 1, disallowed: 0 });
+      expect(decideBatch(encoder.encode('http://secure.io/\n'), settings, source, 1)).toMatchObject({ allowed: 0, disallowed: 1 });
       // http://h:443 names the file h_443 alone; https://h names h, else h_443: one must not answer for the other.
-      expect(decideBatch(encoder.encode('http://example.com:0443/\n'), settings, source)).toMatchObject({ allowed: 0, disallowed: 1 });
-      expect(decideBatch(encoder.encode('https://example.com/\n'), settings, source)).toMatchObject({ allowed: 1, disallowed: 0 });
+      expect(decideBatch(encoder.encode('http://example.com:0443/\n'), settings, source, 1)).toMatchObject({ allowed: 0, disallowed: 1 });
+      expect(decideBatch(encoder.encode('https://example.com/\n'), settings, source, 1)).toMatchObject({ allowed: 1, disallowed: 0 });
       // And within one batch, through both the scanner and the per-batch map of the line-by-line reading.
-      const mixed = decideBatch(encoder.encode('https://secure.io/\nhttp://secure.io/\n'), settings, openSource(settings));
+      const mixed = decideBatch(encoder.encode('https://secure.io/\nhttp://secure.io/\n'), settings, openSource(settings), 1);
       expect(mixed).toMatchObject({ allowed: 1, disallowed: 1, hosts: ['secure.io'], hostsWithoutRobots: ['secure.io'] });
     }
     setMatcher('wasm');
@@ -288,13 +288,13 @@ describe('hosts taught once, for every batch after', () => {
     setMatcher('wasm');
     const source = openSource(settings);
     const batch = encoder.encode('https://example.com/private\nhttps://shop.example/ok\nhttp://unknown.test/x\n');
-    const first = decideBatch(batch, settings, source);
-    const second = decideBatch(batch, settings, source);
+    const first = decideBatch(batch, settings, source, 1);
+    const second = decideBatch(batch, settings, source, 1);
     expect([...first.hosts].sort()).toEqual(['example.com', 'shop.example', 'unknown.test']);
     expect(second.hosts).toEqual([]);
     expect(Buffer.from(second.output).toString()).toBe(Buffer.from(first.output).toString());
     // Another source (its own rules, its own settings) starts from an empty table.
-    const other = decideBatch(batch, settings, openSource(settings));
+    const other = decideBatch(batch, settings, openSource(settings), 1);
     expect([...other.hosts].sort()).toEqual(['example.com', 'shop.example', 'unknown.test']);
   });
 });
@@ -317,7 +317,7 @@ describe('rulesets that move in WebAssembly memory', () => {
       for (let h = 0; h < hosts; h++) for (const r of [0, 1, 2, rulesPerHost - 1]) urls.push(`https://host${h}.test/h${h}/r${r}/page`);
     }
     const batch = encoder.encode(`${urls.join('\n')}\n`);
-    const settings = settingsOf(['--robots-dir', dir, '--emit', 'all', '--format', 'tsv']);
+    const settings = settingsOf(['--robots-dir', dir, '--emit', 'all', '--format', 'tsv', '--no-header']);
     const plain = settingsOf(['--robots-dir', dir, '--emit', 'disallowed']);
     setMatcher('wasm');
     const backend = currentBackend();
@@ -325,14 +325,14 @@ describe('rulesets that move in WebAssembly memory', () => {
     const source = openSource(plain);
     const scanner = (backend as WasmBackend).lineScanner();
     const before = scanner.evictions;
-    const scanned = decideBatch(batch, plain, source);
+    const scanned = decideBatch(batch, plain, source, 1);
     // The premise: the rules did not all fit, and rulesets were moved while the batch was decided.
     expect(scanner.evictions).toBeGreaterThan(before);
     const expected = urls.filter((url) => !/\/r0\//.test(url)).join('\n');
     expect(Buffer.from(scanned.output).toString()).toBe(`${expected}\n`);
     expect(scanned).toMatchObject({ lines: urls.length, allowed: urls.length / 4, disallowed: (urls.length * 3) / 4 });
     // And the annotated reading (line by line) agrees.
-    const annotated = Buffer.from(decideBatch(batch, settings, openSource(settings)).output).toString();
+    const annotated = Buffer.from(decideBatch(batch, settings, openSource(settings), 1).output).toString();
     expect(annotated.split('\n').filter((line) => line.includes('\tdisallowed\t')).length).toBe((urls.length * 3) / 4);
   }, 120_000);
 });

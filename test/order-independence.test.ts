@@ -229,6 +229,7 @@ describe('robotstxt filter decides each line the same, alone or amid other hosts
       'all',
       '--format',
       'tsv',
+      '--no-header',
       '--quiet',
       '--workers',
       String(workers),

@@ -41,7 +41,7 @@ const CLI_COMMANDS: readonly { readonly title: string; readonly args: readonly s
   { title: 'check', args: ['check', 'robots.txt', AGENT, ...URLS] },
   {
     title: 'filter, one robots.txt, every line annotated',
-    args: ['filter', '-q', '--agent', AGENT, '--robots', 'robots.txt', '--format', 'tsv', '--emit', 'all', 'urls.txt'],
+    args: ['filter', '-q', '--agent', AGENT, '--robots', 'robots.txt', '--format', 'tsv', '--no-header', '--emit', 'all', 'urls.txt'],
   },
   {
     title: 'filter, a robots.txt per host, two worker threads, stdin to JSON lines',

@@ -14,6 +14,8 @@ import { printable } from './printable.js';
 export const EXIT_OK = 0;
 export const EXIT_DISALLOWED = 1;
 export const EXIT_LINT_ERRORS = 1;
+/** `filter`: a run that found problems (--strict's malformed line, or mostly malformed lines). */
+export const EXIT_PROBLEMS = 1;
 export const EXIT_USAGE = 2;
 
 /** A mistake in how the command was called, or input it cannot read: exit 2 with this message. */

@@ -44,6 +44,8 @@ import {
   STATE_SCRATCH,
   STATE_SIZE,
   STATE_STOP_END,
+  STATE_VALUE_COUNTS,
+  VALUE_LIMIT,
   VECTOR_SLACK,
   VERDICT_ALLOWED,
   VERDICT_DISALLOWED,
@@ -76,6 +78,7 @@ export {
   SCAN_DONE,
   VALUE_ALLOWED,
   VALUE_DISALLOWED,
+  VALUE_LIMIT,
   VALUE_MALFORMED,
   VERDICT_ALLOWED,
   VERDICT_DISALLOWED,
@@ -107,6 +110,8 @@ export interface LineScanCounts {
   readonly malformed: number;
   /** The first malformed line's index in the batch, or -1. */
   readonly firstMalformed: number;
+  /** Lines decided by each constant value (index: the value, below VALUE_LIMIT), not by a ruleset or the caller. */
+  readonly byValue: Uint32Array;
 }
 
 export class LineScanner {
@@ -190,6 +195,7 @@ export class LineScanner {
     this.setWord(STATE_DISALLOWED, 0);
     this.setWord(STATE_MALFORMED, 0);
     this.setWord(STATE_FIRST_MALFORMED, NO_LINE);
+    this.words().fill(0, (this.state + STATE_VALUE_COUNTS) >>> 2, ((this.state + STATE_VALUE_COUNTS) >>> 2) + VALUE_LIMIT);
   }
 
   /** Scans on from `position`; see the stops above. */
@@ -269,6 +275,7 @@ export class LineScanner {
       disallowed: this.word(STATE_DISALLOWED),
       malformed: this.word(STATE_MALFORMED),
       firstMalformed: first === NO_LINE ? -1 : first,
+      byValue: this.words().slice((this.state + STATE_VALUE_COUNTS) >>> 2, ((this.state + STATE_VALUE_COUNTS) >>> 2) + VALUE_LIMIT),
     };
   }
 

@@ -5,7 +5,7 @@
  * summary (progress.ts).
  */
 import { mkdirSync, statSync } from 'node:fs';
-import { EXIT_OK, UsageError } from '../usage.js';
+import { EXIT_OK, EXIT_PROBLEMS, UsageError } from '../usage.js';
 import { decideBatch, type BatchResult } from './decide.js';
 import { FetchResolver } from './fetch-source.js';
 import { batchesOf, checkInputs, readInputs, type OverlongSegment } from './input.js';
@@ -13,7 +13,7 @@ import { readFilterOptions, type FilterOptions } from './options.js';
 import { WorkerPool, type BatchDecider } from './pool.js';
 import { HandedSource, openSource, type HostOutcome } from './robots-source.js';
 import { Tally } from './progress.js';
-import { keepsTabs, tsvField } from './tsv.js';
+import { headerLine, OverlongRecord } from './record.js';
 
 export const FILTER_HELP = `robotstxt filter: keep the URL lines a crawler may fetch.
 
@@ -71,11 +71,22 @@ Where the URL is:
   must be an http(s) URL whose host the URL parser accepts.
 
 Output:
+  --format text|tsv|jsonl|csv   text (default): the chosen lines, byte for byte as they came;
+                         tsv, jsonl, csv: one record per chosen line, with the input line number first:
+                           n, url, verdict, reason, rule_kind, rule_pattern, rule_line, text
+                         (jsonl: {"n","url","verdict","reason","rule":{"kind","pattern","line"}|null,"text"});
+                         reason: rule (the file's rules decided; rule is null when none matched), cut (the
+                         same, from a file cut at --max-bytes), missing, server-error, unreachable, refused,
+                         redirect-refused (the host's fetch outcome), malformed; text: the raw line when it is
+                         malformed or the URL is one part of it, else empty (null). tsv escapes \\t \\r \\n \\\\
+                         and control bytes as \\xHH; csv quotes as RFC 4180 says, records end in CRLF; jsonl
+                         decodes bytes that are not UTF-8 as U+FFFD
+  --no-header            no header line in tsv and csv (for parts of a log joined later)
+  --first-line N         the number of the input's first line (default 1): a part of a split log numbers its
+                         records as the whole would (split -l 1000000: part k starts at k × 1000000 + 1)
   --emit allowed|disallowed|all   which lines to write (default allowed); malformed lines only with all
-  --annotate             append TAB allowed|disallowed|malformed TAB the rule's line (0 for none) TAB the rule;
-                         the line and the rule are written with \\t \\r \\n \\\\ and \\xHH for control bytes
-  --output-format lines|jsonl     jsonl: {"url","allowed","line","rule"} per line instead of the line
-  --strict               a malformed line is an error (exit 2) that names its line number
+  --strict               stop at the first malformed line: say its number, exit 1
+  --allow-malformed      exit 0 even when more than half of the lines are malformed
   -q, --quiet            no progress and no summary on stderr
   --workers N            threads that decide lines, 1 to 64; the output is the same bytes for any N. With
                          --fetch, the main thread fetches and the workers decide. Default, as measured (each
@@ -83,15 +94,18 @@ Output:
                          lines ran at 94 k lines/s with 1, 53 k with 2; 2 M lines 296 k with 1, 159 k with 2):
                          1, in the main thread, for input under 64 MiB (gzip by its unpacked size) or piped
                          in; else the cores less one, at most 4
+  Old spellings, still read (with a note): --annotate (--format tsv), --output-format lines|jsonl
+  (--format text|jsonl), --format combined|common (--input-format).
 
 Malformed lines are counted, and written only with --emit all: an empty line or field, a line over 64 KiB,
 a missing field, a line that is not JSON, an access log line with no request or whose target is not a path
 or an http(s) URL (* of OPTIONS, host:443 of CONNECT); with --robots-dir or --fetch, also a line with no
 http(s) URL (/a, example.com/a, ftp://…) or a host the URL parser refuses (http://bad host/, http://a%2Fb/).
-Exit codes: 0 done; 2 usage or input errors (and --strict's malformed line).
+Exit codes: 0 done (disallowed lines, failed fetches and cut files included); 1 more than half of the lines
+malformed (unless --allow-malformed), or --strict's malformed line; 2 usage errors or refused input.
 
 Example:
-  robotstxt filter --agent ExampleBot --robots-dir robots/ --annotate --emit all urls.txt.gz`;
+  robotstxt filter --agent ExampleBot --robots-dir robots/ --format csv --emit all urls.txt.gz`;
 
 /** Batches decided in this thread. */
 class InlineDecider implements BatchDecider {
@@ -102,8 +116,8 @@ class InlineDecider implements BatchDecider {
     this.source = openSource(options);
   }
 
-  async decide(bytes: Uint8Array): Promise<BatchResult> {
-    return decideBatch(bytes, this.options, this.source);
+  async decide(bytes: Uint8Array, firstLine: number): Promise<BatchResult> {
+    return decideBatch(bytes, this.options, this.source, firstLine);
   }
 
   hand(host: string, body: Uint8Array | HostOutcome): void {
@@ -139,40 +153,41 @@ class Output {
   }
 }
 
-/** Where an overlong line's output stands between its segments. */
-interface OverlongState {
-  /** The last byte written, unannotated: whether the line ended with its newline. */
-  lastByte: number;
-  /** Annotated: a CR that ended the last segment, not written until the next says whether it ends the line. */
-  heldCr: boolean;
-}
+/**
+ * What a line too long to hold becomes in the output, segment by segment: the same as a shorter malformed
+ * line would. As text, its bytes as they came (and a newline if the input ended without one); as a record,
+ * OverlongRecord's.
+ */
+class OverlongOutput {
+  /** The last byte written as text: whether the line ended with its newline. */
+  private lastByte = 0x0a;
+  private record: OverlongRecord | undefined;
 
-const ESCAPED_CR = tsvField(Uint8Array.of(0x0d));
+  constructor(private readonly options: FilterOptions) {}
 
-/** What a line too long to hold becomes in the output: the same as a shorter malformed line would. */
-function overlongOutput(segment: OverlongSegment, options: FilterOptions, state: OverlongState): Uint8Array[] {
-  if (options.emit !== 'all') return [];
-  if (options.output === 'jsonl') return segment.last ? [new TextEncoder().encode('{"url":null,"malformed":true}\n')] : [];
-  const bytes = segment.bytes;
-  if (options.output !== 'tsv') {
-    if (bytes.length > 0) state.lastByte = bytes[bytes.length - 1] as number;
+  parts(segment: OverlongSegment, n: number): Uint8Array[] {
+    const { options } = this;
+    if (options.emit !== 'all') return [];
+    if (options.output !== 'text') {
+      if (segment.first) this.record = new OverlongRecord(options.output, n);
+      return (this.record as OverlongRecord).segment(segment.bytes, segment.first, segment.last);
+    }
+    const { bytes } = segment;
+    if (bytes.length > 0) this.lastByte = bytes[bytes.length - 1] as number;
     if (!segment.last) return [bytes];
-    return state.lastByte === 0x0a ? [bytes] : [bytes, Uint8Array.of(0x0a)];
+    return this.lastByte === 0x0a ? [bytes] : [bytes, Uint8Array.of(0x0a)];
   }
-  // Annotated: the line without its ending, escaped as a field, then the columns.
-  let end = bytes.length;
-  if (segment.last && end > 0 && bytes[end - 1] === 0x0a) end--;
-  const parts: Uint8Array[] = [];
-  if (state.heldCr && end > 0) parts.push(ESCAPED_CR);
-  if (end > 0 || segment.last) state.heldCr = false;
-  if (end > 0 && bytes[end - 1] === 0x0d) {
-    end--;
-    state.heldCr = !segment.last;
-  }
-  parts.push(tsvField(bytes.subarray(0, end), keepsTabs(options.shape)));
-  if (segment.last) parts.push(new TextEncoder().encode('\tmalformed\t0\t\n'));
-  return parts;
 }
+
+/** Lines in a batch of whole lines: its newlines, and one more when the input's last line has none. */
+function countLines(bytes: Uint8Array): number {
+  let lines = 0;
+  for (let at = bytes.indexOf(0x0a); at >= 0; at = bytes.indexOf(0x0a, at + 1)) lines++;
+  return bytes.length > 0 && bytes[bytes.length - 1] !== 0x0a ? lines + 1 : lines;
+}
+
+/** More than this share of malformed lines makes a run exit 1 (unless --allow-malformed): the input was likely misread. */
+const MALFORMED_SHARE = 0.5;
 
 /**
  * A robots file or directory that is not there, or a --save-dir folder that cannot be made, is a usage error,
@@ -213,41 +228,71 @@ export async function runFilter(args: readonly string[]): Promise<number> {
   // With --fetch, this thread fetches each batch's new hosts' files and hands them to the deciding threads.
   const resolver = options.robots.kind === 'fetch' ? new FetchResolver(options, (host, body) => decider.hand(host, body)) : undefined;
   const output = new Output();
-  const queue: Promise<BatchResult>[] = [];
-  const overlong: OverlongState = { lastByte: 0x0a, heldCr: false };
+  const queue: { readonly result: Promise<BatchResult>; readonly readTo: number }[] = [];
+  const overlong = new OverlongOutput(options);
+  // Records number their lines: counted here, as batches are cut, since they are decided out of order.
+  const numbered = options.output !== 'text';
+  let nextLine = options.firstLine;
+  /** --strict's first malformed line, which ends the run. */
+  let strictStop: number | undefined;
 
-  const settle = async (result: BatchResult): Promise<void> => {
+  const settle = async (): Promise<void> => {
+    const pending = queue.shift() as (typeof queue)[number];
+    const result = await pending.result;
     if (options.strict && result.firstMalformed >= 0) {
-      throw new UsageError(`line ${tally.lines + result.firstMalformed + 1} holds no URL to decide (--strict)`);
+      // The batch that holds it is not written: the output ends before the line, at a batch's edge.
+      strictStop ??= tally.lines + result.firstMalformed + 1;
+      return;
     }
-    tally.add(result);
+    tally.add(result, pending.readTo);
     await output.write(result.output);
   };
 
   try {
+    if (numbered && options.header) await output.write(headerLine(options.output as Exclude<typeof options.output, 'text'>));
     const items = batchesOf(readInputs(inputs, (bytes) => (tally.bytesRead += bytes)));
     for await (const item of items) {
-      if (output.closed) break;
+      if (output.closed || strictStop !== undefined) break;
       if (item.kind === 'overlong') {
         // In order: everything before it first.
-        while (queue.length > 0) await settle(await (queue.shift() as Promise<BatchResult>));
+        while (queue.length > 0) await settle();
+        if (strictStop !== undefined) break;
         if (item.first) {
-          if (options.strict) throw new UsageError(`line ${tally.lines + 1} is longer than 4 MiB and holds no URL to decide (--strict)`);
+          if (options.strict) {
+            strictStop = tally.lines + 1;
+            break;
+          }
           tally.addOverlong();
         }
-        for (const part of overlongOutput(item, options, overlong)) await output.write(part);
+        for (const part of overlong.parts(item, nextLine)) await output.write(part);
+        if (item.last) nextLine++;
         continue;
       }
       await resolver?.prepare(item.bytes);
-      queue.push(decider.decide(item.bytes));
+      const firstLine = nextLine;
+      if (numbered) nextLine += countLines(item.bytes);
+      const result = decider.decide(item.bytes, firstLine);
       // A rejected batch is reported when its turn comes; until then it must not count as unhandled.
-      queue[queue.length - 1]?.catch(() => undefined);
-      while (queue.length >= decider.inFlight) await settle(await (queue.shift() as Promise<BatchResult>));
+      result.catch(() => undefined);
+      queue.push({ result, readTo: tally.bytesRead });
+      while (queue.length >= decider.inFlight) await settle();
     }
-    while (queue.length > 0 && !output.closed) await settle(await (queue.shift() as Promise<BatchResult>));
+    while (queue.length > 0 && !output.closed && strictStop === undefined) await settle();
   } finally {
     await decider.close();
   }
   tally.summary(resolver);
+  if (strictStop !== undefined) {
+    process.stderr.write(`robotstxt: line ${strictStop} holds no URL to decide (--strict): the run stopped there\n`);
+    return EXIT_PROBLEMS;
+  }
+  if (!options.allowMalformed && tally.lines > 0 && tally.malformed > MALFORMED_SHARE * tally.lines) {
+    const share = Math.round((100 * tally.malformed) / tally.lines);
+    process.stderr.write(
+      `robotstxt: warning: ${tally.malformed} of ${tally.lines} lines (${share} %) hold no URL to decide: is the input format right? ` +
+        '(--input-format, --field, --json-field; --allow-malformed accepts such a run)\n',
+    );
+    return EXIT_PROBLEMS;
+  }
   return EXIT_OK;
 }

@@ -1,21 +1,22 @@
 /**
  * One batch of whole lines → the bytes `filter` writes for it, and what it counted. The same code runs in
  * the main thread (`--workers 1`) and in each worker thread, so that the output is byte-identical whatever
- * the number of workers: a batch's output depends on its lines and the robots files alone.
+ * the number of workers: a batch's output depends on its lines, its first line's number and the robots files
+ * alone.
  *
  * A line is decided as written, exactly as `rules.isAllowed(url)` reads a string (the URL read as UTF-8).
- * Lines are written unchanged (their line ending included; a last line without one gets `\n`); `--annotate`
- * writes each line's fields escaped (./tsv.ts) and appends TAB verdict TAB rule line TAB rule (escaped too);
- * `--output-format jsonl` writes one object per line instead, whose strings JSON escapes.
+ * `--format text` writes the chosen lines unchanged (their line ending included; a last line without one gets
+ * `\n`); tsv, jsonl and csv write one record per line instead (./record.ts).
  */
 import type { AgentRules } from '../library.js';
 import type { FilterSettings } from './options.js';
 import { isRules, type HostRules, type RobotsSource } from './robots-source.js';
 import { joined } from './joined.js';
 import { emptyField, readUrlField } from './url-field.js';
-import { decideLine, hostsOf, rulesOfField, type BatchResult, type Decision, type Verdict } from './line-verdict.js';
+import { decideLine, hostsOf, reasonOf, rulesOfField, type BatchResult, type Decision, type Verdict } from './line-verdict.js';
+import { noReasons } from './reason.js';
+import { writeRecord, type LineRecord, type RecordFormat } from './record.js';
 import { lineScannerFor, scanBatch } from './scanned.js';
-import { keepsTabs, tsvField } from './tsv.js';
 
 export type { BatchResult } from './line-verdict.js';
 
@@ -23,7 +24,6 @@ const NEWLINE = 0x0a;
 const CR = 0x0d;
 const utf8 = new TextDecoder();
 const encoder = new TextEncoder();
-const LINE_END = Uint8Array.of(NEWLINE);
 
 function wanted(verdict: Verdict, settings: FilterSettings): boolean {
   return settings.emit === 'all' || verdict === settings.emit;
@@ -43,64 +43,70 @@ interface RangeGroup {
 }
 
 /**
- * Decides every line of `batch` (whole lines; the last may lack its newline only at the end of input), in
- * two passes: the lines are read and grouped by their host's rules, each group decided through the bytes
- * entry (rules.isAllowedBytes), and then written in order. A line whose URL had to be decoded (a JSON
- * field), or whose rule is shown (--annotate, jsonl), is decided on its own through the string API.
+ * Decides every line of `batch` (whole lines; the last may lack its newline only at the end of input), whose
+ * first line is input line `firstLine` (1-based; what records number their lines from), in two passes: the
+ * lines are read and grouped by their host's rules, each group decided through the bytes entry
+ * (rules.isAllowedBytes), and then written in order. A line whose URL had to be decoded (a JSON field), or
+ * whose rule is shown (tsv, jsonl, csv), is decided on its own through the string API.
  */
-export function decideBatch(batch: Uint8Array, settings: FilterSettings, source: RobotsSource): BatchResult {
+export function decideBatch(batch: Uint8Array, settings: FilterSettings, source: RobotsSource, firstLine: number): BatchResult {
   const scanner = lineScannerFor(settings);
-  return scanner === undefined ? decideLineByLine(batch, settings, source) : scanBatch(batch, settings, source, scanner);
+  return scanner === undefined ? decideLineByLine(batch, settings, source, firstLine) : scanBatch(batch, settings, source, scanner);
 }
 
-/** decideBatch where the line scanner does not serve: rules shown, JSON or access log lines, no WebAssembly. */
-function decideLineByLine(batch: Uint8Array, settings: FilterSettings, source: RobotsSource): BatchResult {
+/** What a line of the batch came to: its bytes, its verdict and, for records, what it shows. */
+interface LineOutcome {
+  /** Where it starts, where its content ends (before CR LF), where the next starts. */
+  readonly start: number;
+  readonly end: number;
+  readonly next: number;
+  verdict: number;
+  reason: Decision['reason'];
+  shown: (Decision & { url: string; urlBytes: Uint8Array }) | undefined;
+}
+
+/** decideBatch where the line scanner does not serve: records, JSON or access log lines, no WebAssembly. */
+function decideLineByLine(batch: Uint8Array, settings: FilterSettings, source: RobotsSource, firstLine: number): BatchResult {
   const field = emptyField();
-  const decision: Decision = { verdict: 'malformed', ruleLine: 0, rule: '' };
+  const decision: Decision = { verdict: 'malformed', reason: 'malformed', rule: null };
   const explain = settings.output !== 'text';
   const groups = new Map<AgentRules, RangeGroup>();
   /** Each host's rules, looked up once per batch; its keys are the hosts the batch names. */
   const hostRules = new Map<string, HostRules>();
-  // Per line: where it starts, where its content ends (before CR LF), where the next starts; its verdict.
-  const starts: number[] = [];
-  const ends: number[] = [];
-  const nexts: number[] = [];
-  const verdicts: number[] = [];
-  const explained: (Decision & { url: string })[] = [];
+  const lines: LineOutcome[] = [];
 
   for (let start = 0; start < batch.length;) {
-    const line = starts.length;
     const newline = batch.indexOf(NEWLINE, start);
     const next = newline < 0 ? batch.length : newline + 1;
     let end = newline < 0 ? batch.length : newline;
     if (end > start && batch[end - 1] === CR) end--;
-    starts.push(start);
-    ends.push(end);
-    nexts.push(next);
-    verdicts.push(MALFORMED);
-    const lineStart = start;
+    const line: LineOutcome = { start, end, next, verdict: MALFORMED, reason: 'malformed', shown: undefined };
+    lines.push(line);
     start = next;
-    if (!readUrlField(batch, lineStart, end, settings.shape, source.needsHost, field)) continue;
+    if (!readUrlField(batch, line.start, end, settings.shape, source.needsHost, field)) continue;
     const rules = rulesOfField(field, source, hostRules);
+    line.reason = reasonOf(rules);
     if (!explain && field.text === undefined && isRules(rules)) {
       let group = groups.get(rules);
       if (group === undefined) groups.set(rules, (group = { rules, lines: [], ranges: [] }));
-      group.lines.push(line);
+      group.lines.push(lines.length - 1);
       group.ranges.push(field.start, field.end);
       continue;
     }
-    const url = field.text ?? utf8.decode(batch.subarray(field.start, field.end));
+    const urlBytes = field.text === undefined ? batch.subarray(field.start, field.end) : encoder.encode(field.text);
+    const url = field.text ?? utf8.decode(urlBytes);
     decideLine(rules, url, settings, explain, decision);
-    verdicts[line] = decision.verdict === 'allowed' ? ALLOWED : DISALLOWED;
-    if (explain) explained[line] = { ...decision, url };
+    line.verdict = decision.verdict === 'allowed' ? ALLOWED : DISALLOWED;
+    if (explain) line.shown = { ...decision, url, urlBytes };
   }
 
   for (const group of groups.values()) {
     const out = group.rules.isAllowedBytes(batch, Uint32Array.from(group.ranges));
-    for (let i = 0; i < group.lines.length; i++) verdicts[group.lines[i] as number] = out[i] as number;
+    for (let i = 0; i < group.lines.length; i++) (lines[group.lines[i] as number] as LineOutcome).verdict = out[i] as number;
   }
 
   const parts: Uint8Array[] = [];
+  const reasons = noReasons();
   let allowed = 0;
   let disallowed = 0;
   let malformed = 0;
@@ -112,38 +118,23 @@ function decideLineByLine(batch: Uint8Array, settings: FilterSettings, source: R
     if (runStart >= 0) parts.push(batch.subarray(runStart, runEnd));
     runStart = -1;
   };
-  for (let line = 0; line < starts.length; line++) {
-    const verdict = verdicts[line] as number;
+  lines.forEach((line, index) => {
+    const { verdict, start, end, next } = line;
     if (verdict === ALLOWED) allowed++;
     else if (verdict === DISALLOWED) disallowed++;
     else {
       malformed++;
-      if (firstMalformed < 0) firstMalformed = line;
+      if (firstMalformed < 0) firstMalformed = index;
     }
+    reasons[line.reason]++;
     const name = VERDICT_NAMES[verdict] as Verdict;
-    const start = starts[line] as number;
-    const end = ends[line] as number;
-    const next = nexts[line] as number;
     if (!wanted(name, settings)) {
       flushRun();
-      continue;
+      return;
     }
-    const shown = explained[line];
-    if (settings.output === 'jsonl') {
+    if (settings.output !== 'text') {
       flushRun();
-      const object =
-        shown === undefined
-          ? { url: null, malformed: true }
-          : { url: shown.url, allowed: name === 'allowed', line: shown.ruleLine, rule: shown.rule === '' ? null : shown.rule };
-      parts.push(encoder.encode(`${JSON.stringify(object)}\n`));
-    } else if (settings.output === 'tsv') {
-      flushRun();
-      parts.push(
-        tsvField(batch.subarray(start, end), keepsTabs(settings.shape)),
-        encoder.encode(`\t${name}\t${shown?.ruleLine ?? 0}\t`),
-        tsvField(encoder.encode(shown?.rule ?? '')),
-        LINE_END,
-      );
+      writeRecord(settings.output, recordOf(line, name, firstLine + index, batch.subarray(start, end), settings), parts);
     } else if (batch[next - 1] !== NEWLINE) {
       flushRun();
       parts.push(batch.subarray(start, end), Uint8Array.of(NEWLINE));
@@ -151,15 +142,31 @@ function decideLineByLine(batch: Uint8Array, settings: FilterSettings, source: R
       if (runStart < 0) runStart = start;
       runEnd = next;
     }
-  }
+  });
   flushRun();
   return {
     output: joined(parts),
-    lines: starts.length,
+    lines: lines.length,
     allowed,
     disallowed,
     malformed,
+    reasons,
     firstMalformed,
     ...hostsOf(hostRules),
+  };
+}
+
+/** A line's record: `text` is the raw line when it is malformed or the URL is one part of it. */
+function recordOf(line: LineOutcome, verdict: Verdict, n: number, raw: Uint8Array, settings: FilterSettings): LineRecord {
+  const { shown } = line;
+  const whole = settings.shape.kind === 'line';
+  return {
+    n,
+    url: shown?.url ?? null,
+    urlBytes: shown?.urlBytes ?? null,
+    verdict,
+    reason: line.reason,
+    rule: shown?.rule ?? null,
+    text: shown === undefined || !whole ? raw : null,
   };
 }

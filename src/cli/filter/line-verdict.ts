@@ -3,7 +3,9 @@
  * WebAssembly fast path (./scanned.ts), which must agree byte for byte.
  */
 import type { FilterSettings } from './options.js';
-import { isRules, rulesKey, type HostRules, type RobotsSource } from './robots-source.js';
+import type { Reason, ReasonCounts } from './reason.js';
+import type { RuleFacts, Verdict } from './record.js';
+import { isCut, isRules, rulesKey, type HostRules, type RobotsSource } from './robots-source.js';
 import type { UrlField } from './url-field.js';
 
 export interface BatchResult {
@@ -12,6 +14,8 @@ export interface BatchResult {
   readonly allowed: number;
   readonly disallowed: number;
   readonly malformed: number;
+  /** Lines counted by why they got their verdict. */
+  readonly reasons: ReasonCounts;
   /** The batch's first malformed line (0-based within it), or -1. */
   readonly firstMalformed: number;
   /** Hosts this batch named, each once, and those with no robots.txt known. */
@@ -19,22 +23,25 @@ export interface BatchResult {
   readonly hostsWithoutRobots: readonly string[];
 }
 
-export type Verdict = 'allowed' | 'disallowed' | 'malformed';
+export type { Verdict } from './record.js';
 
 export interface Decision {
   verdict: Verdict;
-  ruleLine: number;
-  rule: string;
+  reason: Reason;
+  /** The rule that decided, when the output shows it and one matched. */
+  rule: RuleFacts | null;
 }
 
-function ruleText(rule: { readonly kind: string; readonly pattern: string } | undefined): string {
-  return rule === undefined ? '' : `${rule.kind}: ${rule.pattern}`;
+/** The reason of a line the host's lookup decides (not a malformed one). */
+export function reasonOf(rules: HostRules): Reason {
+  if (rules === null) return 'missing';
+  return isRules(rules) ? (isCut(rules) ? 'cut' : 'rule') : rules.reason;
 }
 
 /** Decides the URL of one line for a host's rules (explained only when the output shows the rule). */
 export function decideLine(rules: HostRules, url: string, settings: FilterSettings, explain: boolean, decision: Decision): void {
-  decision.ruleLine = 0;
-  decision.rule = '';
+  decision.rule = null;
+  decision.reason = reasonOf(rules);
   if (!isRules(rules)) {
     const allowed = rules === null ? settings.missing === 'allow' : rules.allowed;
     decision.verdict = allowed ? 'allowed' : 'disallowed';
@@ -46,8 +53,8 @@ export function decideLine(rules: HostRules, url: string, settings: FilterSettin
   }
   const explanation = rules.explain(url);
   decision.verdict = explanation.allowed ? 'allowed' : 'disallowed';
-  decision.ruleLine = explanation.line;
-  decision.rule = ruleText(explanation.rule);
+  const { rule } = explanation;
+  decision.rule = rule === undefined ? null : { kind: rule.kind, pattern: rule.pattern, line: explanation.line };
 }
 
 /**

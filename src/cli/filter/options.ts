@@ -65,6 +65,8 @@ export interface FilterOptions extends FilterSettings {
   readonly quiet: boolean;
   /** --summary-json FILE: the run's summary as JSON, written when it ends. */
   readonly summaryJson: string | undefined;
+  /** --first-line N: the number of the input's first line in records (a part of a split log numbers on from its start). */
+  readonly firstLine: number;
   /** --allow-malformed: a run of mostly malformed lines still exits 0. */
   readonly allowMalformed: boolean;
   /** Notes for the old spellings used (`--annotate`: use --format tsv), said once on stderr. */
@@ -92,6 +94,7 @@ const OPTIONS = {
   annotate: { type: 'boolean' },
   'output-format': { type: 'string' },
   'no-header': { type: 'boolean' },
+  'first-line': { type: 'string' },
   'max-bytes': { type: 'string' },
   'summary-json': { type: 'string' },
   'allow-malformed': { type: 'boolean' },
@@ -235,6 +238,7 @@ export function readFilterOptions(args: readonly string[]): FilterOptions {
     workers: workerCount(values.workers, positionals),
     quiet: values.quiet === true,
     summaryJson: values['summary-json'],
+    firstLine: wholeNumber('first-line', values['first-line'], 1),
     allowMalformed: values['allow-malformed'] === true,
     deprecations,
   };

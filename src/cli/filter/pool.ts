@@ -7,13 +7,15 @@ import { Worker } from 'node:worker_threads';
 import type { BatchResult } from './decide.js';
 import type { FilterSettings } from './options.js';
 import type { HostOutcome } from './robots-source.js';
+import type { BatchRequest } from './worker.js';
 
 export interface BatchDecider {
   /**
    * The result of `bytes` (a LinesBatch's: its buffer may be handed to another thread, and is then no longer
-   * the caller's), decided in turn; results come back in the order of the calls.
+   * the caller's), whose first line is input line `firstLine`, decided in turn; results come back in the order
+   * of the calls.
    */
-  decide(bytes: Uint8Array): Promise<BatchResult>;
+  decide(bytes: Uint8Array, firstLine: number): Promise<BatchResult>;
   /** Batches that may be in flight before the caller waits for the oldest. */
   readonly inFlight: number;
   /** With --fetch: a host's file, for every thread that decides, before any batch that names the host. */
@@ -64,12 +66,12 @@ export class WorkerPool implements BatchDecider {
     this.inFlight = 2 * count;
   }
 
-  decide(bytes: Uint8Array): Promise<BatchResult> {
+  decide(bytes: Uint8Array, firstLine: number): Promise<BatchResult> {
     const sequence = this.sequence++;
     const worker = this.workers[sequence % this.workers.length] as Worker;
     return new Promise<BatchResult>((resolve, reject) => {
       this.pending.set(sequence, { resolve, reject });
-      worker.postMessage({ sequence, bytes }, [bytes.buffer as ArrayBuffer]);
+      worker.postMessage({ sequence, bytes, firstLine } satisfies BatchRequest, [bytes.buffer as ArrayBuffer]);
     });
   }
 

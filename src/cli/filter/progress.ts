@@ -58,7 +58,9 @@ export class Tally {
     private readonly totalBytes: number | undefined,
   ) {}
 
-  add(result: BatchResult): void {
+  /** A batch decided; `readTo`: the input bytes read when it was cut (progress reads it once H4's lands). */
+  add(result: BatchResult, readTo?: number): void {
+    void readTo;
     this.lines += result.lines;
     this.allowed += result.allowed;
     this.disallowed += result.disallowed;

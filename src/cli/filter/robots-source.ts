@@ -107,12 +107,21 @@ export function rulesKey(host: string, defaultPort: string | undefined): string 
   return defaultPort === undefined ? host : `${host} ${defaultPort}`;
 }
 
+/** Rules compiled from a file longer than --max-bytes: their lines' reason is `cut`. */
+const cutRules = new WeakSet<AgentRules>();
+
+export function isCut(rules: AgentRules): boolean {
+  return cutRules.has(rules);
+}
+
 /** Compiles `body` for the agent. */
 function compile(body: Uint8Array, settings: FilterSettings): AgentRules {
   const robots = parseRobotsTxt(body, { profile: settings.profile, maxBytes: settings.maxRobotsBytes });
   // Indexed at once: the line scanner keeps the ruleset's address (a tier switch would move it), and the
   // rules LRU counts an entry's bytes once, when it is stored.
-  return robots.forAgent(settings.agent, { indexed: true });
+  const rules = robots.forAgent(settings.agent, { indexed: true });
+  if (robots.truncated) cutRules.add(rules);
+  return rules;
 }
 
 /**

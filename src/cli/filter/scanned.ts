@@ -19,19 +19,20 @@ import {
   LineScanner,
   SCAN_ASK_HOST,
   SCAN_DONE,
-  VALUE_ALLOWED,
   VALUE_DISALLOWED,
   VALUE_MALFORMED,
   VERDICT_ALLOWED,
   VERDICT_DISALLOWED,
   VERDICT_MALFORMED,
+  type LineScanCounts,
   type LineVerdict,
   type ScanStop,
 } from '../../engine/line-scanner.js';
 import { WasmBackend } from '../../engine/wasm-backend.js';
 import { decideLine, hostsOf, rulesOfField, type BatchResult, type Decision } from './line-verdict.js';
 import type { FilterSettings, InputShape } from './options.js';
-import { isRules, type HostRules, type RobotsSource } from './robots-source.js';
+import { REASONS, noReasons, type ReasonCounts } from './reason.js';
+import { isCut, isRules, type HostReason, type HostRules, type RobotsSource } from './robots-source.js';
 import { emptyField, MAX_URL_LINE_BYTES, readUrlField } from './url-field.js';
 
 const TAB = 0x09;
@@ -56,16 +57,43 @@ function emitMask(settings: FilterSettings): number {
   return 1 << (settings.emit === 'allowed' ? VERDICT_ALLOWED : VERDICT_DISALLOWED);
 }
 
-/** What the scanner is taught for a host's rules: a verdict for every URL, or the rules' address (0: it cannot hold them). */
+/** The host outcomes' reasons, in the order of their constant values (VALUE_DISALLOWED + 2 × index, + 1 when allowed). */
+const HOST_REASONS: readonly HostReason[] = ['missing', 'server-error', 'unreachable', 'refused', 'redirect-refused'];
+
+/**
+ * What the scanner is taught for a host's rules: a constant verdict that says why (which the scanner counts
+ * by value), or the rules' address (0: it cannot hold them, or their lines' reason is `cut`, which the
+ * scanner could not tell from `rule`: such lines are decided here).
+ */
 function valueOf(rules: HostRules, settings: FilterSettings, scanner: LineScanner): number {
-  if (rules === null) return settings.missing === 'allow' ? VALUE_ALLOWED : VALUE_DISALLOWED;
-  if (!isRules(rules)) return rules.allowed ? VALUE_ALLOWED : VALUE_DISALLOWED;
-  return scanner.addressOf(rules.loadedRuleset());
+  if (isRules(rules)) return isCut(rules) ? 0 : scanner.addressOf(rules.loadedRuleset());
+  const allowed = rules === null ? settings.missing === 'allow' : rules.allowed;
+  return VALUE_DISALLOWED + 2 * HOST_REASONS.indexOf(rules === null ? 'missing' : rules.reason) + (allowed ? 1 : 0);
+}
+
+/**
+ * Lines counted by reason: those the scanner decided by a constant (counted by value), those decided here
+ * (`forced`), and the rest, which a ruleset decided.
+ */
+function reasonsOf(counts: LineScanCounts, forced: ReasonCounts): ReasonCounts {
+  const reasons = { ...forced };
+  let constant = counts.byValue[VALUE_MALFORMED] as number;
+  reasons.malformed += constant;
+  HOST_REASONS.forEach((reason, index) => {
+    const lines = (counts.byValue[VALUE_DISALLOWED + 2 * index] as number) + (counts.byValue[VALUE_DISALLOWED + 2 * index + 1] as number);
+    reasons[reason] += lines;
+    constant += lines;
+  });
+  let decidedHere = 0;
+  for (const reason of REASONS) decidedHere += forced[reason];
+  reasons.rule += counts.lines - constant - decidedHere;
+  return reasons;
 }
 
 export function scanBatch(batch: Uint8Array, settings: FilterSettings, source: RobotsSource, scanner: LineScanner): BatchResult {
   const field = emptyField();
-  const decision: Decision = { verdict: 'malformed', ruleLine: 0, rule: '' };
+  const decision: Decision = { verdict: 'malformed', reason: 'malformed', rule: null };
+  const forced = noReasons();
   const hostRules = new Map<string, HostRules>();
   // A line that is a path names no host: malformed where hosts decide, else decided by the one file.
   const pathRules = source.needsHost ? undefined : source.rulesFor(undefined, undefined);
@@ -81,11 +109,14 @@ export function scanBatch(batch: Uint8Array, settings: FilterSettings, source: R
     const askedHost = stop === SCAN_ASK_HOST;
     if (!readUrlField(batch, scanner.position, scanner.stopEnd, settings.shape, source.needsHost, field)) {
       // Asked for a host, the line is malformed by its authority alone (readUrlField reads the rest as the scanner did).
-      return askedHost && teach(VALUE_MALFORMED) ? undefined : VERDICT_MALFORMED;
+      if (askedHost && teach(VALUE_MALFORMED)) return undefined;
+      forced.malformed++;
+      return VERDICT_MALFORMED;
     }
     const rules = rulesOfField(field, source, hostRules);
     if (askedHost && teach(valueOf(rules, settings, scanner))) return undefined;
     decideLine(rules, utf8.decode(batch.subarray(field.start, field.end)), settings, false, decision);
+    forced[decision.reason]++;
     return decision.verdict === 'allowed' ? VERDICT_ALLOWED : VERDICT_DISALLOWED;
   };
 
@@ -100,5 +131,8 @@ export function scanBatch(batch: Uint8Array, settings: FilterSettings, source: R
     const verdict = decideStop(stop);
     if (verdict !== undefined) scanner.force(verdict);
   }
-  return { output: scanner.output(), ...scanner.counts(), ...hostsOf(hostRules) };
+  const counts = scanner.counts();
+  const { lines, allowed, disallowed, malformed, firstMalformed } = counts;
+  const reasons = reasonsOf(counts, forced);
+  return { output: scanner.output(), lines, allowed, disallowed, malformed, firstMalformed, reasons, ...hostsOf(hostRules) };
 }

@@ -12,6 +12,8 @@ import { HandedSource, openSource, type HostOutcome } from './robots-source.js';
 export interface BatchRequest {
   readonly sequence: number;
   readonly bytes: Uint8Array;
+  /** The input line number of the batch's first line. */
+  readonly firstLine: number;
 }
 
 /** With --fetch: a host's file the main thread fetched, posted before the first batch that names the host. */
@@ -30,9 +32,9 @@ port.on('message', (message: BatchRequest | HandedFile) => {
     if (source instanceof HandedSource) source.hand(message.host, message.body);
     return;
   }
-  const { sequence, bytes } = message;
+  const { sequence, bytes, firstLine } = message;
   try {
-    const result = decideBatch(bytes, settings, source);
+    const result = decideBatch(bytes, settings, source, firstLine);
     port.postMessage({ sequence, result }, [result.output.buffer as ArrayBuffer]);
   } catch (error) {
     port.postMessage({ sequence, error: error instanceof Error ? error.message : String(error) });

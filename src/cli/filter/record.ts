@@ -1,0 +1,175 @@
+/**
+ * `filter --format tsv|jsonl|csv`: one record per input line, with the same fields in each format, so that a
+ * pipeline can join the output back to its input by line number, whatever ran it:
+ *
+ *   n, url, verdict, reason, rule_kind, rule_pattern, rule_line, text
+ *
+ * `n` is the input line number (1-based, counted across every input, malformed lines included); `url` what
+ * was decided (null for a malformed line); `reason` why (./reason.ts); the rule that decided and its line in
+ * the robots.txt (null when none matched, or no file decided); `text` the raw line when it is malformed or
+ * when the URL is one part of it (--field, --json-field, access logs), null otherwise.
+ *
+ * TSV escapes its fields (./tsv.ts) and CSV quotes them as RFC 4180 says (a field holding `,` `"` CR or LF is
+ * quoted, its quotes doubled; records end in CRLF); both write the bytes of the line as they came. JSON lines
+ * carry strings, so a line that is not UTF-8 is decoded with U+FFFD for its invalid bytes. TSV and CSV start
+ * with a header line unless --no-header.
+ */
+import type { Reason } from './reason.js';
+import type { OutputFormat } from './options.js';
+import { tsvField } from './tsv.js';
+
+export type RecordFormat = Exclude<OutputFormat, 'text'>;
+export type Verdict = 'allowed' | 'disallowed' | 'malformed';
+
+export interface RuleFacts {
+  readonly kind: string;
+  readonly pattern: string;
+  readonly line: number;
+}
+
+export interface LineRecord {
+  readonly n: number;
+  /** The URL decided, as text (JSON) and as bytes (TSV, CSV: the line's own bytes); null when malformed. */
+  readonly url: string | null;
+  readonly urlBytes: Uint8Array | null;
+  readonly verdict: Verdict;
+  readonly reason: Reason;
+  readonly rule: RuleFacts | null;
+  /** The raw line (without its ending), or null. */
+  readonly text: Uint8Array | null;
+}
+
+export const RECORD_COLUMNS = ['n', 'url', 'verdict', 'reason', 'rule_kind', 'rule_pattern', 'rule_line', 'text'] as const;
+
+const encoder = new TextEncoder();
+const COMMA = 0x2c;
+const QUOTE = 0x22;
+const TAB = Uint8Array.of(0x09);
+const COMMA_BYTES = Uint8Array.of(COMMA);
+const LF = Uint8Array.of(0x0a);
+const CRLF = Uint8Array.of(0x0d, 0x0a);
+const EMPTY = new Uint8Array(0);
+
+/** The header line of TSV and CSV output. */
+export function headerLine(format: RecordFormat): Uint8Array {
+  if (format === 'tsv') return encoder.encode(`${RECORD_COLUMNS.join('\t')}\n`);
+  if (format === 'csv') return encoder.encode(`${RECORD_COLUMNS.join(',')}\r\n`);
+  return EMPTY;
+}
+
+function needsQuotes(bytes: Uint8Array): boolean {
+  for (const byte of bytes) if (byte === COMMA || byte === QUOTE || byte === 0x0a || byte === 0x0d) return true;
+  return false;
+}
+
+/** A CSV field's bytes, quoted when RFC 4180 asks. */
+export function csvField(bytes: Uint8Array): Uint8Array[] {
+  if (!needsQuotes(bytes)) return [bytes];
+  return [Uint8Array.of(QUOTE), doubledQuotes(bytes), Uint8Array.of(QUOTE)];
+}
+
+/** `bytes` with each `"` written twice (inside a quoted CSV field). */
+export function doubledQuotes(bytes: Uint8Array): Uint8Array {
+  let quotes = 0;
+  for (const byte of bytes) if (byte === QUOTE) quotes++;
+  if (quotes === 0) return bytes;
+  const out = new Uint8Array(bytes.length + quotes);
+  let at = 0;
+  for (const byte of bytes) {
+    out[at++] = byte;
+    if (byte === QUOTE) out[at++] = QUOTE;
+  }
+  return out;
+}
+
+const utf8 = new TextDecoder();
+
+/** Appends the record's line, in `format`, to `parts`. */
+export function writeRecord(format: RecordFormat, record: LineRecord, parts: Uint8Array[]): void {
+  if (format === 'jsonl') {
+    const { n, url, verdict, reason, rule, text } = record;
+    const object = { n, url, verdict, reason, rule, text: text === null ? null : utf8.decode(text) };
+    parts.push(encoder.encode(`${JSON.stringify(object)}\n`));
+    return;
+  }
+  const fields: Uint8Array[] = [
+    encoder.encode(String(record.n)),
+    record.urlBytes ?? EMPTY,
+    encoder.encode(record.verdict),
+    encoder.encode(record.reason),
+    record.rule === null ? EMPTY : encoder.encode(record.rule.kind),
+    record.rule === null ? EMPTY : encoder.encode(record.rule.pattern),
+    record.rule === null ? EMPTY : encoder.encode(String(record.rule.line)),
+    record.text ?? EMPTY,
+  ];
+  const separator = format === 'tsv' ? TAB : COMMA_BYTES;
+  fields.forEach((field, index) => {
+    if (index > 0) parts.push(separator);
+    if (format === 'tsv') parts.push(tsvField(field));
+    else parts.push(...csvField(field));
+  });
+  parts.push(format === 'tsv' ? LF : CRLF);
+}
+
+/**
+ * A malformed line too long to hold (src/cli/filter/input.ts), written as it comes, segment by segment: its
+ * record's fields, then its text as the format writes a field, without its line ending. A CR that ends a
+ * segment is held back until the next shows whether it ended the line (CR LF) or was part of it.
+ */
+export class OverlongRecord {
+  private heldCr = false;
+  private readonly decoder = new TextDecoder();
+
+  constructor(
+    private readonly format: RecordFormat,
+    private readonly n: number,
+  ) {}
+
+  /** The output for one segment (`first` opens the line, `last` ends it, with its LF when it had one). */
+  segment(bytes: Uint8Array, first: boolean, last: boolean): Uint8Array[] {
+    const parts: Uint8Array[] = [];
+    if (first) parts.push(encoder.encode(this.opening()));
+    let end = bytes.length;
+    if (last && end > 0 && bytes[end - 1] === 0x0a) end--;
+    const content: Uint8Array[] = [];
+    if (this.heldCr && (end > 0 || last)) {
+      // The held CR was the line's own byte unless this is the end of the line and nothing follows it.
+      if (end > 0) content.push(Uint8Array.of(0x0d));
+      this.heldCr = false;
+    }
+    if (end > 0 && bytes[end - 1] === 0x0d && !last) {
+      end--;
+      this.heldCr = true;
+    } else if (last && end > 0 && bytes[end - 1] === 0x0d) {
+      end--;
+    }
+    content.push(bytes.subarray(0, end));
+    for (const piece of content) parts.push(this.escaped(piece, false));
+    if (last) {
+      parts.push(this.escaped(EMPTY, true));
+      parts.push(encoder.encode(this.closing()));
+    }
+    return parts;
+  }
+
+  private opening(): string {
+    const n = String(this.n);
+    if (this.format === 'jsonl') return `{"n":${n},"url":null,"verdict":"malformed","reason":"malformed","rule":null,"text":"`;
+    if (this.format === 'tsv') return `${n}\t\tmalformed\tmalformed\t\t\t\t`;
+    // CSV: the text field is always quoted, since its bytes are not all known when it starts.
+    return `${n},,malformed,malformed,,,,"`;
+  }
+
+  private closing(): string {
+    if (this.format === 'jsonl') return '"}\n';
+    if (this.format === 'tsv') return '\n';
+    return '"\r\n';
+  }
+
+  private escaped(bytes: Uint8Array, flush: boolean): Uint8Array {
+    if (this.format === 'tsv') return tsvField(bytes);
+    if (this.format === 'csv') return doubledQuotes(bytes);
+    const text = this.decoder.decode(bytes, { stream: !flush });
+    return encoder.encode(JSON.stringify(text).slice(1, -1));
+  }
+}
