@@ -312,6 +312,25 @@ describe('stderr on a terminal', () => {
   });
 });
 
+describe('the agent', () => {
+  it('a User-Agent header names its crawler, as in check; a name no group can take is refused before any input is read', async () => {
+    const header = 'Mozilla/5.0 (compatible; ExampleBot/2.1; +https://example.com/bot)';
+    const input = `${URLS}\n`;
+    const byHeader = await run(['--agent', header, '--robots-dir', ROBOTS, '--emit', 'all', '--format', 'tsv', '-q'], input);
+    const byToken = await run([...SOURCE, '--emit', 'all', '--format', 'tsv', '-q'], input);
+    expect(byHeader.code, byHeader.stderr).toBe(0);
+    expect(byHeader.stdout.equals(byToken.stdout)).toBe(true);
+    // Refused with an empty log, and with a log whose hosts have no file: the agent is read first.
+    for (const log of ['', 'https://nofile.example/\n']) {
+      const refused = await run(['--agent', 'not a token!', '--robots-dir', ROBOTS], log);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toMatch(/^robotstxt: --agent "not a token!" /);
+      expect(refused.stderr).not.toMatch(/\{ profile|\n\s+at /);
+      expect(refused.stderr.trimEnd().split('\n')).toHaveLength(1);
+    }
+  });
+});
+
 describe('usage errors exit 2 and say what to pass', () => {
   it.each([
     [['--robots-dir', 'robots'], /--agent NAME is required/],
