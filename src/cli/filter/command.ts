@@ -4,8 +4,8 @@
  * main thread or a worker thread (decide.ts, pool.ts) and written in order; stderr gets progress and a
  * summary (progress.ts).
  */
-import { mkdirSync, statSync } from 'node:fs';
-import { EXIT_OK, UsageError } from '../usage.js';
+import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
+import { EXIT_OK, EXIT_USAGE, UsageError } from '../usage.js';
 import { decideBatch, type BatchResult } from './decide.js';
 import { FetchResolver } from './fetch-source.js';
 import { batchesOf, inputSize, readInputs, type OverlongSegment } from './input.js';
@@ -13,6 +13,7 @@ import { readFilterOptions, type FilterOptions } from './options.js';
 import { WorkerPool, type BatchDecider } from './pool.js';
 import { HandedSource, openSource, type HostOutcome } from './robots-source.js';
 import { Tally } from './progress.js';
+import { checkSummaryTarget } from './summary.js';
 import { keepsTabs, tsvField } from './tsv.js';
 
 export const FILTER_HELP = `robotstxt filter: keep the URL lines a crawler may fetch.
@@ -29,22 +30,37 @@ Robots files:
                          (lower case, punycode, no trailing dot), shared by http and https; a port other
                          than the scheme's default is added as _PORT (example.com_8080); for a default
                          port, host_443 or host_80 is found too; other bytes than a-z 0-9 . - _ are
-                         written %xx, and names past 200 bytes end in %% and a hash (see the README)
+                         written %xx, and names past 200 bytes end in %% and a hash (see the README).
+                         A file that cannot be read (EACCES, ELOOP) is a note: its host's lines are
+                         disallowed, reason unreachable. A fetch record beside a file (NAME%outcome.json,
+                         written by --save-dir) says what the host's fetch came to, and is read first
   --robots FILE          one robots.txt for every URL (then lines may be paths: /a/b?c)
-  --fetch                fetch each host's robots.txt from the site (RFC 9309: redirects, 4xx allow all,
-                         5xx and timeouts disallow all), once per host
+  --max-bytes N          read each robots.txt (file or fetched) up to N bytes (default 512000); a longer
+                         one is cut there, said once on stderr with its size, and its lines carry reason cut
+  --fetch                fetch each host's robots.txt from the site, once per host, and read what came as
+                         RFC 9309 says: 2xx its rules (after up to 5 redirects); 4xx allow all (missing);
+                         5xx and 429 disallow all (server-error); a timeout or a network error (refused
+                         connection, DNS, reset, TLS) disallow all (unreachable)
     --concurrency N      fetches at a time (default 16)
     --user-agent UA      the User-Agent header sent (default robotstxt-cli/0.1)
     --timeout MS         per fetch, in milliseconds (default 10000)
-    --save-dir DIR       write what was fetched in the --robots-dir layout, for the next run (each file
-                         written whole and renamed into place: a symbolic link there is replaced, not
-                         followed; a file that cannot be written is said on stderr and counted)
+    --save-dir DIR       write what was fetched in the --robots-dir layout, for the next run: each host's
+                         file (a 2xx as it came, cut one byte past --max-bytes; a 4xx as an empty file) and
+                         its fetch record NAME%outcome.json (status, reason, a failure's cause, final URL,
+                         redirects, bytes, cut, when), a 5xx, a timeout and a refused host included, so that
+                         --robots-dir on the folder gives the same output. Each written whole and renamed
+                         into place (a symbolic link there is replaced, not followed); one that cannot be
+                         written is said on stderr and counted
     --allow-internal-hosts   fetch from internal hosts too: by default localhost, loopback, private,
                          link-local, CGNAT and unique-local addresses, private names and cloud metadata
-                         endpoints are refused (as written and as resolved, at every redirect too),
-                         counted in the summary, and their lines follow --missing; nothing is saved
+                         endpoints are refused (as written and as resolved, at every redirect too), as
+                         the library reads them: a host refused disallows all (refused), a redirect to one
+                         allows all (redirect-refused); counted in the summary
     --allow-network CIDR addresses in CIDR (e.g. 10.20.0.0/16) may be fetched, written as such or resolved
-                         from a name (repeatable); a private name is then judged by its addresses
+                         from a name (repeatable); a private name is then judged by its addresses.
+                         Both also go with --robots-dir: a refusal recorded in a saved folder that this
+                         policy allows reads as no file fetched (--missing decides, noted); the replay
+                         never fetches nor looks up a name
   --missing allow|disallow   a host with no robots.txt known (default allow); counted in the summary
   --profile rfc9309|google|yandex   how rules and URLs are read (default rfc9309)
   --cache-mb N           compiled robots files kept per thread, in MiB (default 256)
@@ -63,16 +79,33 @@ Output:
                          the line and the rule are written with \\t \\r \\n \\\\ and \\xHH for control bytes
   --output-format lines|jsonl     jsonl: {"url","allowed","line","rule"} per line instead of the line
   --strict               a malformed line is an error (exit 2) that names its line number
-  -q, --quiet            no progress and no summary on stderr
+  -q, --quiet            no progress and no summary on stderr (progress is drawn only on a terminal: lines
+                         decided, bytes decided of the total, hosts, with --fetch the fetches done and in
+                         flight, and an ETA from the bytes decided)
+  --summary-json FILE    write the run's summary to FILE as JSON when it ends (whole: a temporary file
+                         renamed into place; not -, stdout holds the lines), also after an error once lines
+                         were decided (complete: false):
+                           lines {total, allowed, disallowed, malformed, byReason {rule, cut, missing,
+                             server-error, unreachable, refused, redirect-refused, malformed}}
+                           hosts {total, withoutRobots, cut, unreadable, fetch: null without --fetch or
+                             fetch records, else {ok (2xx), redirected (2xx after redirects), clientError
+                             (4xx), serverError (5xx, 429), timeout, networkError {total, causes {CODE: n}},
+                             refused, redirectRefused}}   (hosts counted up to 1,000,000)
+                           saved: null without --save-dir, else {saved, linksReplaced, failed}
+                           bytes {read}, seconds, linesPerSecond, bytesPerSecond, complete, exitCode
   --workers N            worker threads (default: the number of cores); the output is the same bytes for any N.
                          With --fetch, the main thread fetches and the workers decide.
 
 Malformed lines (no http(s) URL or path where one is expected, no host where one is needed, a host the
 URL parser refuses, lines over 64 KiB, binary garbage) are counted, and written only with --emit all.
-Exit codes: 0 done; 2 usage or input errors (and --strict's malformed line).
+Exit codes: 0 done (fetch failures and cut files included); 1 done, but --summary-json could not be
+written; 2 usage or input errors (and --strict's malformed line).
 
 Example:
   robotstxt filter --agent ExampleBot --robots-dir robots/ --annotate --emit all urls.txt.gz`;
+
+/** The exit code when the run was done but --summary-json could not be written (said on stderr). */
+const EXIT_SUMMARY_UNWRITTEN = 1;
 
 /** Batches decided in this thread. */
 class InlineDecider implements BatchDecider {
@@ -182,26 +215,38 @@ function checkRobotsSource(options: FilterOptions): void {
   }
   if (isDirectory !== (robots.kind === 'dir'))
     throw new UsageError(`${flag} ${path}: not a ${robots.kind === 'dir' ? 'directory' : 'file'}`);
+  if (robots.kind === 'file') {
+    // Said here, before any worker starts: each thread reads the file.
+    try {
+      accessSync(path, constants.R_OK);
+    } catch (error) {
+      throw new UsageError(`--robots ${path}: cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    }
+  }
 }
 
 export async function runFilter(args: readonly string[]): Promise<number> {
   const options = readFilterOptions(args);
   for (const deprecation of options.deprecations) process.stderr.write(`robotstxt: note: ${deprecation}\n`);
   checkRobotsSource(options);
+  checkSummaryTarget(options.summaryJson);
   const totalBytes = inputSize(options.files);
-  const tally = new Tally(!options.quiet, totalBytes);
+  const tally = new Tally(options, totalBytes);
   const decider: BatchDecider = options.workers > 1 ? new WorkerPool(options.workers, options) : new InlineDecider(options);
   // With --fetch, this thread fetches each batch's new hosts' files and hands them to the deciding threads.
   const resolver = options.robots.kind === 'fetch' ? new FetchResolver(options, (host, body) => decider.hand(host, body)) : undefined;
+  tally.follow(resolver);
   const output = new Output();
-  const queue: Promise<BatchResult>[] = [];
+  /** Batches in flight, each with the input bytes read when it was formed (which its progress counts as decided). */
+  const queue: { readonly result: Promise<BatchResult>; readonly readTo: number }[] = [];
   const overlong: OverlongState = { lastByte: 0x0a, heldCr: false };
 
-  const settle = async (result: BatchResult): Promise<void> => {
+  const settle = async (item: { readonly result: Promise<BatchResult>; readonly readTo: number }): Promise<void> => {
+    const result = await item.result;
     if (options.strict && result.firstMalformed >= 0) {
       throw new UsageError(`line ${tally.lines + result.firstMalformed + 1} holds no URL to decide (--strict)`);
     }
-    tally.add(result);
+    tally.add(result, item.readTo);
     await output.write(result.output);
   };
 
@@ -211,7 +256,7 @@ export async function runFilter(args: readonly string[]): Promise<number> {
       if (output.closed) break;
       if (item.kind === 'overlong') {
         // In order: everything before it first.
-        while (queue.length > 0) await settle(await (queue.shift() as Promise<BatchResult>));
+        while (queue.length > 0) await settle(queue.shift() as (typeof queue)[number]);
         if (item.first) {
           if (options.strict) throw new UsageError(`line ${tally.lines + 1} is longer than 4 MiB and holds no URL to decide (--strict)`);
           tally.addOverlong();
@@ -220,15 +265,19 @@ export async function runFilter(args: readonly string[]): Promise<number> {
         continue;
       }
       await resolver?.prepare(item.bytes);
-      queue.push(decider.decide(item.bytes));
+      queue.push({ result: decider.decide(item.bytes), readTo: tally.bytesRead });
       // A rejected batch is reported when its turn comes; until then it must not count as unhandled.
-      queue[queue.length - 1]?.catch(() => undefined);
-      while (queue.length >= decider.inFlight) await settle(await (queue.shift() as Promise<BatchResult>));
+      queue[queue.length - 1]?.result.catch(() => undefined);
+      while (queue.length >= decider.inFlight) await settle(queue.shift() as (typeof queue)[number]);
     }
-    while (queue.length > 0 && !output.closed) await settle(await (queue.shift() as Promise<BatchResult>));
+    while (queue.length > 0 && !output.closed) await settle(queue.shift() as (typeof queue)[number]);
+  } catch (error) {
+    // What was decided before the error is still reported to a monitor, as incomplete.
+    tally.summaryAfterError(EXIT_USAGE);
+    throw error;
   } finally {
     await decider.close();
   }
-  tally.summary(resolver);
-  return EXIT_OK;
+  // A --summary-json that could not be written is a run a monitor cannot read: not a success.
+  return tally.summary(EXIT_OK, !output.closed) ? EXIT_OK : EXIT_SUMMARY_UNWRITTEN;
 }

@@ -14,6 +14,7 @@ import { isRules, type HostRules, type RobotsSource } from './robots-source.js';
 import { joined } from './joined.js';
 import { emptyField, readUrlField } from './url-field.js';
 import { decideLine, hostsOf, rulesOfField, type BatchResult, type Decision, type Verdict } from './line-verdict.js';
+import { noReasons, reasonOf } from './reason.js';
 import { lineScannerFor, scanBatch } from './scanned.js';
 import { keepsTabs, tsvField } from './tsv.js';
 
@@ -67,6 +68,7 @@ function decideLineByLine(batch: Uint8Array, settings: FilterSettings, source: R
   const nexts: number[] = [];
   const verdicts: number[] = [];
   const explained: (Decision & { url: string })[] = [];
+  const reasons = noReasons();
 
   for (let start = 0; start < batch.length;) {
     const line = starts.length;
@@ -82,6 +84,7 @@ function decideLineByLine(batch: Uint8Array, settings: FilterSettings, source: R
     start = next;
     if (!readUrlField(batch, lineStart, end, settings.shape, source.needsHost, field)) continue;
     const rules = rulesOfField(field, source, hostRules);
+    reasons[reasonOf(rules)]++;
     if (!explain && field.text === undefined && isRules(rules)) {
       let group = groups.get(rules);
       if (group === undefined) groups.set(rules, (group = { rules, lines: [], ranges: [] }));
@@ -161,5 +164,7 @@ function decideLineByLine(batch: Uint8Array, settings: FilterSettings, source: R
     malformed,
     firstMalformed,
     ...hostsOf(hostRules),
+    reasons: { ...reasons, malformed },
+    fileEvents: source.takeEvents(),
   };
 }

@@ -3,7 +3,8 @@
  * WebAssembly fast path (./scanned.ts), which must agree byte for byte.
  */
 import type { FilterSettings } from './options.js';
-import { isRules, rulesKey, type HostRules, type RobotsSource } from './robots-source.js';
+import type { Reason } from './reason.js';
+import { isRules, rulesKey, type FileEvent, type HostRules, type RobotsSource } from './robots-source.js';
 import type { UrlField } from './url-field.js';
 
 export interface BatchResult {
@@ -17,6 +18,10 @@ export interface BatchResult {
   /** Hosts this batch named, each once, and those with no robots.txt known. */
   readonly hosts: readonly string[];
   readonly hostsWithoutRobots: readonly string[];
+  /** Lines by reason; undefined where the deciding path does not count them (the line scanner's). */
+  readonly reasons: Record<Reason, number> | undefined;
+  /** What the source met reading the hosts' files (RobotsSource.takeEvents). */
+  readonly fileEvents: readonly FileEvent[];
 }
 
 export type Verdict = 'allowed' | 'disallowed' | 'malformed';
@@ -70,10 +75,16 @@ function hostOfKey(key: string): string {
   return space < 0 ? key : key.slice(0, space);
 }
 
-/** What a batch's hosts were: each once, and those with no robots.txt known. */
+/** What a batch's hosts were: each once, and those with no robots.txt (none known, or a fetch that found none). */
 export function hostsOf(hostRules: ReadonlyMap<string, HostRules>): Pick<BatchResult, 'hosts' | 'hostsWithoutRobots'> {
   return {
     hosts: [...new Set([...hostRules.keys()].map(hostOfKey))],
-    hostsWithoutRobots: [...new Set([...hostRules].filter(([, rules]) => rules === null).map(([key]) => hostOfKey(key)))],
+    hostsWithoutRobots: [
+      ...new Set(
+        [...hostRules]
+          .filter(([, rules]) => rules === null || (!isRules(rules) && rules.reason === 'missing'))
+          .map(([key]) => hostOfKey(key)),
+      ),
+    ],
   };
 }

@@ -100,5 +100,5 @@ export function scanBatch(batch: Uint8Array, settings: FilterSettings, source: R
     const verdict = decideStop(stop);
     if (verdict !== undefined) scanner.force(verdict);
   }
-  return { output: scanner.output(), ...scanner.counts(), ...hostsOf(hostRules) };
+  return { output: scanner.output(), ...scanner.counts(), ...hostsOf(hostRules), reasons: undefined, fileEvents: source.takeEvents() };
 }
