@@ -12,7 +12,7 @@
  * folder saved by `--fetch --save-dir`, a host's fetch record (./fetch-record.ts) says what its fetch came to,
  * and the host policy of this run decides a recorded refusal anew.
  */
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { LruBudget } from '../../fetch/lru-budget.js';
 import { HostGuard } from '../host-guard.js';
@@ -278,6 +278,8 @@ export class DirectorySource implements RobotsSource {
   /** The host's fetch record, if the folder holds one this command wrote (one it did not is said and ignored). */
   private record(name: string): FetchRecord | undefined {
     const path = join(this.dir, recordFileName(name));
+    // Most folders hold no records: asked without the cost of an exception, once per host and thread.
+    if (!existsSync(path)) return undefined;
     let bytes: Uint8Array | null;
     try {
       bytes = readBounded(path, MAX_RECORD_BYTES);
