@@ -207,8 +207,10 @@ describe('saved files are safe', () => {
     // As the README's folder layout says: past 200 bytes, the first 182, `%%` and 16 hex digits of the key's SHA-256.
     const longKey = `${long}_${site.port}`;
     const hashed = `${longKey.slice(0, 182)}%%${createHash('sha256').update(longKey).digest('hex').slice(0, 16)}`;
-    expect(readdirSync(saved).sort()).toEqual([hashed, `%6eul.example_${site.port}`, `a%2ab.example_${site.port}`].sort());
-    for (const name of readdirSync(saved)) expect(readFileSync(join(saved, name), 'utf8')).toBe(RULES);
+    const files = [hashed, `%6eul.example_${site.port}`, `a%2ab.example_${site.port}`];
+    // Each beside its fetch record, whose name (`%o`) no host's file can take.
+    expect(readdirSync(saved).sort()).toEqual([...files, ...files.map((name) => `${name}%outcome.json`)].sort());
+    for (const name of files) expect(readFileSync(join(saved, name), 'utf8')).toBe(RULES);
     const replay = await run(
       [
         'filter',
@@ -242,7 +244,7 @@ describe('saved files are safe', () => {
     const file = join(saved, `127.0.0.1_${site.port}`);
     expect(lstatSync(file).isSymbolicLink()).toBe(false);
     expect(readFileSync(file, 'utf8')).toBe(RULES);
-    expect(readdirSync(saved)).toEqual([`127.0.0.1_${site.port}`]);
+    expect(readdirSync(saved).sort()).toEqual([`127.0.0.1_${site.port}`, `127.0.0.1_${site.port}%outcome.json`]);
     expect(result.stderr).toContain(`robotstxt: note: ${file} was a symbolic link: replaced by 127.0.0.1_${site.port}'s robots.txt`);
     expect(result.stderr).toMatch(/^saved: 1, symbolic links replaced: 1, could not be saved: 0$/m);
   });
@@ -273,7 +275,10 @@ describe('saved files are safe', () => {
     ]);
     expect(result.stderr).toMatch(/^saved: 1, symbolic links replaced: 0, could not be saved: 1$/m);
     expect(readFileSync(join(saved, `127.0.0.1_${other.port}`), 'utf8')).toBe('User-agent: *\nDisallow: /\n');
-    expect(readdirSync(saved).sort()).toEqual([`127.0.0.1_${blocked.port}`, `127.0.0.1_${other.port}`].sort());
+    // The host whose file could not be saved has no record either: a record is only ever beside its file.
+    expect(readdirSync(saved).sort()).toEqual(
+      [`127.0.0.1_${blocked.port}`, `127.0.0.1_${other.port}`, `127.0.0.1_${other.port}%outcome.json`].sort(),
+    );
   });
 });
 
@@ -349,6 +354,6 @@ describe('a URL’s host is read as the URL parser reads it', () => {
     expect(verdicts(result)).toEqual(['disallowed', 'disallowed', 'disallowed']);
     expect(site.count()).toBe(1);
     expect(site.requests[0]?.headers.host).toBe(`example.com:${site.port}`);
-    expect(readdirSync(saved)).toEqual([`example.com_${site.port}`]);
+    expect(readdirSync(saved).sort()).toEqual([`example.com_${site.port}`, `example.com_${site.port}%outcome.json`]);
   });
 });

@@ -300,12 +300,12 @@ describe('stderr on a terminal', () => {
   // `script` (util-linux) runs the command on a pseudo-terminal, so that stderr is a TTY there.
   const script = systemTool({ name: 'script', install: 'apt-get install -y util-linux' });
 
-  it.skipIf(!script.found)('shows a progress line (lines/s, bytes, hosts) then the summary; --quiet shows neither', () => {
+  it.skipIf(!script.found)('shows a progress line (lines decided, lines/s, bytes, hosts) then the summary; --quiet shows neither', () => {
     const input = file('tty.txt', `${URLS}\n`);
     const command = (extra: string): string =>
       `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} filter ${SOURCE.join(' ')} ${extra} ${JSON.stringify(input)} > /dev/null`;
     const shown = spawnSync('script', ['-qec', command(''), '/dev/null'], { cwd: work }).stdout.toString();
-    expect(shown).toMatch(/\r\x1b\[K9 lines, [\d,]+ lines\/s, [\d.]+ KiB \(100 %\), 6 hosts/);
+    expect(shown).toMatch(/\r\x1b\[K9 lines decided, [\d,]+ lines\/s, [\d.]+ KiB of [\d.]+ KiB \(100 %\), 6 hosts/);
     expect(shown).toMatch(/lines: 9\r?\nallowed: 3/);
     const quiet = spawnSync('script', ['-qec', command('--quiet'), '/dev/null'], { cwd: work }).stdout.toString();
     expect(quiet).toBe('');
@@ -465,9 +465,10 @@ describe('--fetch', () => {
     ).toEqual(['allowed', 'disallowed', 'allowed', 'allowed', undefined]);
     expect(site.count()).toBe(1);
     expect(site.requests[0]?.headers['user-agent']).toBe('ExampleBot/1.0');
-    // The 2xx file as it came; the 404 as an empty file, which allows everything as the 404 did.
+    // The 2xx file as it came; the 404 as an empty file, which allows everything as the 404 did; each fetch's record.
     const siteFile = `127.0.0.1_${site.port}`;
-    expect(readdirSync(saved).sort()).toEqual([siteFile, `127.0.0.1_${gone.port}`].sort());
+    const goneFile = `127.0.0.1_${gone.port}`;
+    expect(readdirSync(saved).sort()).toEqual([siteFile, goneFile, `${siteFile}%outcome.json`, `${goneFile}%outcome.json`].sort());
     expect(readFileSync(join(saved, siteFile), 'utf8')).toBe('User-agent: *\nDisallow: /private/\n');
     const again = await run(
       ['--agent', 'ExampleBot', '--robots-dir', saved, '--emit', 'all', '--format', 'tsv', '--no-header', '-q'],

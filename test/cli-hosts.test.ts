@@ -110,7 +110,7 @@ describe('fetch and check refuse internal hosts by default', () => {
 });
 
 describe('filter --fetch refuses internal hosts by default', () => {
-  it('counts each refused host, decides its lines by --missing, saves nothing for it, and never requests it', async () => {
+  it('counts each refused host, reads it as the library does, records it, and never requests it', async () => {
     const site = await startServer({ '/robots.txt': text(RULES) });
     const moved = await startServer({ '/robots.txt': redirect('http://10.0.0.1/robots.txt') });
     const input = [
@@ -146,32 +146,39 @@ describe('filter --fetch refuses internal hosts by default', () => {
       `${input}\n`,
     );
     expect(result.code, result.stderr).toBe(0);
+    // Refused at the first request: disallow-all. A redirect to a refused host: allow-all (the library's
+    // outcome table), whatever --missing says.
     expect(result.stdout.split('\n').map((line) => line.split('\t')[2])).toEqual([
       'allowed',
       'disallowed',
       'disallowed',
       'disallowed',
-      'disallowed',
+      'allowed',
       'disallowed',
       undefined,
     ]);
     // Fetched concurrently: the hosts are named in the order their refusals came. The URL parser reads
     // 0251.0376.0251.0376 as 169.254.169.254: one host, refused once.
-    const refused = /^refused hosts: 3 \((.*)\): internal, not fetched; their lines follow --missing/m.exec(result.stderr);
-    expect(refused?.[1]?.split(', ').sort()).toEqual(['169.254.169.254', `127.0.0.1_${moved.port}`, 'intranet.example.com'].sort());
-    expect(result.stderr).toMatch(/hosts: 4, without robots\.txt: 3/);
-    // Only the site's file is saved: nothing for the refused hosts, the redirected one included.
-    expect(readdirSync(saved)).toEqual([`127.0.0.1_${site.port}`]);
+    const refused = /^refused hosts: 2 \((.*)\): internal, not fetched; their lines are disallowed/m.exec(result.stderr);
+    expect(refused?.[1]?.split(', ').sort()).toEqual(['169.254.169.254', 'intranet.example.com']);
+    expect(result.stderr).toMatch(
+      new RegExp(`^redirects to refused hosts: 1 \\(127\\.0\\.0\\.1_${moved.port}\\): not followed; their lines are allowed`, 'm'),
+    );
+    expect(result.stderr).toMatch(/hosts: 4, without robots\.txt: 0/);
+    // Only the site's file is saved; every host's fetch is recorded, the refused ones included, for a replay.
+    const site1 = `127.0.0.1_${site.port}`;
+    const hosts = [site1, '169.254.169.254', `127.0.0.1_${moved.port}`, 'intranet.example.com'];
+    expect(readdirSync(saved).sort()).toEqual([site1, ...hosts.map((host) => `${host}%outcome.json`)].sort());
     expect(connections(result).sort()).toEqual([`connect 127.0.0.1:${moved.port}`, `connect 127.0.0.1:${site.port}`].sort());
   });
 
-  it('with the default --missing allow, refused hosts are allowed, as hosts with no robots.txt are', async () => {
+  it('with the default --missing allow, refused hosts are still disallowed: --missing is for hosts with no robots.txt', async () => {
     const result = await run(
       ['filter', '--agent', 'ExampleBot', '--fetch', '--emit', 'all', '--format', 'tsv', '--no-header'],
       {},
       'http://10.1.2.3/x\n',
     );
-    expect(result.stdout).toBe('1\thttp://10.1.2.3/x\tallowed\tmissing\t\t\t\t\n');
+    expect(result.stdout).toBe('1\thttp://10.1.2.3/x\tdisallowed\trefused\t\t\t\t\n');
     expect(result.stderr).toMatch(/^refused hosts: 1 \(10\.1\.2\.3\): internal, not fetched/m);
     expect(connections(result)).toEqual([]);
   });
@@ -179,6 +186,6 @@ describe('filter --fetch refuses internal hosts by default', () => {
   it('the host flags go with --fetch', async () => {
     const result = await run(['filter', '--agent', 'ExampleBot', '--robots', 'robots.txt', '--allow-internal-hosts']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/--allow-internal-hosts goes with --fetch/);
+    expect(result.stderr).toMatch(/--allow-internal-hosts goes with --fetch or --robots-dir/);
   });
 });

@@ -101,6 +101,25 @@ export class HostGuard {
     return false;
   };
 
+  /**
+   * Whether this policy lets through what an earlier run refused (a host as written, and the address it
+   * resolved to when that was the reason), judged without a lookup: `filter --robots-dir` on a saved folder
+   * decides recorded refusals anew. A host that does not read back as itself stays refused.
+   */
+  allows(refusal: Refusal): boolean {
+    let url: URL;
+    try {
+      url = new URL(`http://${refusal.host}/`);
+    } catch {
+      return false;
+    }
+    if (url.hostname !== refusal.host) return false;
+    const lastRefusal = this.lastRefusal;
+    const allowed = this.allowHost(url.href) && (refusal.address === undefined || this.allowsAddress(refusal.address));
+    this.lastRefusal = lastRefusal;
+    return allowed;
+  }
+
   private inAllowedNetwork(address: Uint8Array): boolean {
     return this.policy.allowedNetworks.some((network) => networkContains(network, address));
   }

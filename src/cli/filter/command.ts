@@ -4,8 +4,8 @@
  * main thread or a worker thread (decide.ts, pool.ts) and written in order; stderr gets progress and a
  * summary (progress.ts).
  */
-import { mkdirSync, statSync } from 'node:fs';
-import { EXIT_OK, EXIT_PROBLEMS, UsageError } from '../usage.js';
+import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
+import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, UsageError } from '../usage.js';
 import { decideBatch, type BatchResult } from './decide.js';
 import { FetchResolver } from './fetch-source.js';
 import { batchesOf, checkInputs, readInputs, type OverlongSegment } from './input.js';
@@ -14,6 +14,7 @@ import { WorkerPool, type BatchDecider } from './pool.js';
 import { HandedSource, openSource, type HostOutcome } from './robots-source.js';
 import { Tally } from './progress.js';
 import { headerLine, OverlongRecord } from './record.js';
+import { checkSummaryTarget } from './summary.js';
 
 export const FILTER_HELP = `robotstxt filter: keep the URL lines a crawler may fetch.
 
@@ -36,22 +37,37 @@ Robots files:
                          (lower case, punycode, no trailing dot), shared by http and https; a port other
                          than the scheme's default is added as _PORT (example.com_8080); for a default
                          port, host_443 or host_80 is found too; other bytes than a-z 0-9 . - _ are
-                         written %xx, and names past 200 bytes end in %% and a hash (see the README)
+                         written %xx, and names past 200 bytes end in %% and a hash (see the README).
+                         A file that cannot be read (EACCES, ELOOP) is a note: its host's lines are
+                         disallowed, reason unreachable. A fetch record beside a file (NAME%outcome.json,
+                         written by --save-dir) says what the host's fetch came to, and is read first
   --robots FILE          one robots.txt for every URL (then lines may be paths: /a/b?c)
-  --fetch                fetch each host's robots.txt from the site (RFC 9309: redirects, 4xx allow all,
-                         5xx and timeouts disallow all), once per host
+  --max-bytes N          read each robots.txt (file or fetched) up to N bytes (default 512000); a longer
+                         one is cut there, said once on stderr with its size, and its lines carry reason cut
+  --fetch                fetch each host's robots.txt from the site, once per host, and read what came as
+                         RFC 9309 says: 2xx its rules (after up to 5 redirects); 4xx allow all (missing);
+                         5xx and 429 disallow all (server-error); a timeout or a network error (refused
+                         connection, DNS, reset, TLS) disallow all (unreachable)
     --concurrency N      fetches at a time (default 16)
     --user-agent UA      the User-Agent header sent (default robotstxt-cli/0.1)
     --timeout MS         per fetch, in milliseconds (default 10000)
-    --save-dir DIR       write what was fetched in the --robots-dir layout, for the next run (each file
-                         written whole and renamed into place: a symbolic link there is replaced, not
-                         followed; a file that cannot be written is said on stderr and counted)
+    --save-dir DIR       write what was fetched in the --robots-dir layout, for the next run: each host's
+                         file (a 2xx as it came, cut one byte past --max-bytes; a 4xx as an empty file) and
+                         its fetch record NAME%outcome.json (status, reason, a failure's cause, final URL,
+                         redirects, bytes, cut, when), a 5xx, a timeout and a refused host included, so that
+                         --robots-dir on the folder gives the same output. Each written whole and renamed
+                         into place (a symbolic link there is replaced, not followed); one that cannot be
+                         written is said on stderr and counted
     --allow-internal-hosts   fetch from internal hosts too: by default localhost, loopback, private,
                          link-local, CGNAT and unique-local addresses, private names and cloud metadata
-                         endpoints are refused (as written and as resolved, at every redirect too),
-                         counted in the summary, and their lines follow --missing; nothing is saved
+                         endpoints are refused (as written and as resolved, at every redirect too), as
+                         the library reads them: a host refused disallows all (refused), a redirect to one
+                         allows all (redirect-refused); counted in the summary
     --allow-network CIDR addresses in CIDR (e.g. 10.20.0.0/16) may be fetched, written as such or resolved
-                         from a name (repeatable); a private name is then judged by its addresses
+                         from a name (repeatable); a private name is then judged by its addresses.
+                         Both also go with --robots-dir: a refusal recorded in a saved folder that this
+                         policy allows reads as no file fetched (--missing decides, noted); the replay
+                         never fetches nor looks up a name
   --missing allow|disallow   a host with no robots.txt known (default allow); counted in the summary
   --profile rfc9309|google|yandex   how rules and URLs are read (default rfc9309)
   --cache-mb N           compiled robots files kept per thread, in MiB (default 256)
@@ -87,7 +103,20 @@ Output:
   --emit allowed|disallowed|all   which lines to write (default allowed); malformed lines only with all
   --strict               stop at the first malformed line: say its number, exit 1
   --allow-malformed      exit 0 even when more than half of the lines are malformed
-  -q, --quiet            no progress and no summary on stderr
+  -q, --quiet            no progress and no summary on stderr (progress is drawn only on a terminal: lines
+                         decided, bytes decided of the total, hosts, with --fetch the fetches done and in
+                         flight, and an ETA from the bytes decided)
+  --summary-json FILE    write the run's summary to FILE as JSON when it ends (whole: a temporary file
+                         renamed into place; not -, stdout holds the lines), also after an error once lines
+                         were decided (complete: false):
+                           lines {total, allowed, disallowed, malformed, byReason {rule, cut, missing,
+                             server-error, unreachable, refused, redirect-refused, malformed}}
+                           hosts {total, withoutRobots, cut, unreadable, fetch: null without --fetch or
+                             fetch records, else {ok (2xx), redirected (2xx after redirects), clientError
+                             (4xx), serverError (5xx, 429), timeout, networkError {total, causes {CODE: n}},
+                             refused, redirectRefused}}   (hosts counted up to 1,000,000)
+                           saved: null without --save-dir, else {saved, linksReplaced, failed}
+                           bytes {read}, seconds, linesPerSecond, bytesPerSecond, complete, exitCode
   --workers N            threads that decide lines, 1 to 64; the output is the same bytes for any N. With
                          --fetch, the main thread fetches and the workers decide. Default, as measured (each
                          worker starts and compiles every host it meets on its own; on 2 busy cores, 200 k
@@ -102,10 +131,14 @@ a missing field, a line that is not JSON, an access log line with no request or 
 or an http(s) URL (* of OPTIONS, host:443 of CONNECT); with --robots-dir or --fetch, also a line with no
 http(s) URL (/a, example.com/a, ftp://…) or a host the URL parser refuses (http://bad host/, http://a%2Fb/).
 Exit codes: 0 done (disallowed lines, failed fetches and cut files included); 1 more than half of the lines
-malformed (unless --allow-malformed), or --strict's malformed line; 2 usage errors or refused input.
+malformed (unless --allow-malformed), --strict's malformed line, or a --summary-json that could not be
+written; 2 usage errors or refused input.
 
 Example:
   robotstxt filter --agent ExampleBot --robots-dir robots/ --format csv --emit all urls.txt.gz`;
+
+/** The exit code when the run was done but --summary-json could not be written (said on stderr). */
+const EXIT_SUMMARY_UNWRITTEN = 1;
 
 /** Batches decided in this thread. */
 class InlineDecider implements BatchDecider {
@@ -216,17 +249,27 @@ function checkRobotsSource(options: FilterOptions): void {
   }
   if (isDirectory !== (robots.kind === 'dir'))
     throw new UsageError(`${flag} ${path}: not a ${robots.kind === 'dir' ? 'directory' : 'file'}`);
+  if (robots.kind === 'file') {
+    // Said here, before any worker starts: each thread reads the file.
+    try {
+      accessSync(path, constants.R_OK);
+    } catch (error) {
+      throw new UsageError(`--robots ${path}: cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    }
+  }
 }
 
 export async function runFilter(args: readonly string[]): Promise<number> {
   const options = readFilterOptions(args);
   for (const deprecation of options.deprecations) process.stderr.write(`robotstxt: note: ${deprecation}\n`);
   checkRobotsSource(options);
+  checkSummaryTarget(options.summaryJson);
   const inputs = await checkInputs(options.files);
-  const tally = new Tally(!options.quiet, inputs.size);
+  const tally = new Tally(options, inputs.size);
   const decider: BatchDecider = options.workers > 1 ? new WorkerPool(options.workers, options) : new InlineDecider(options);
   // With --fetch, this thread fetches each batch's new hosts' files and hands them to the deciding threads.
   const resolver = options.robots.kind === 'fetch' ? new FetchResolver(options, (host, body) => decider.hand(host, body)) : undefined;
+  tally.follow(resolver);
   const output = new Output();
   const queue: { readonly result: Promise<BatchResult>; readonly readTo: number }[] = [];
   const overlong = new OverlongOutput(options);
@@ -278,21 +321,25 @@ export async function runFilter(args: readonly string[]): Promise<number> {
       while (queue.length >= decider.inFlight) await settle();
     }
     while (queue.length > 0 && !output.closed && strictStop === undefined) await settle();
+  } catch (error) {
+    // What was decided before the error is still reported to a monitor, as incomplete.
+    tally.summaryAfterError(EXIT_USAGE);
+    throw error;
   } finally {
     await decider.close();
   }
-  tally.summary(resolver);
+  const mostlyMalformed = !options.allowMalformed && tally.lines > 0 && tally.malformed > MALFORMED_SHARE * tally.lines;
+  const exitCode = strictStop !== undefined || mostlyMalformed ? EXIT_PROBLEMS : EXIT_OK;
+  // A --summary-json that could not be written is a run a monitor cannot read: not a success.
+  const summarized = tally.summary(exitCode, !output.closed && strictStop === undefined);
   if (strictStop !== undefined) {
     process.stderr.write(`robotstxt: line ${strictStop} holds no URL to decide (--strict): the run stopped there\n`);
-    return EXIT_PROBLEMS;
-  }
-  if (!options.allowMalformed && tally.lines > 0 && tally.malformed > MALFORMED_SHARE * tally.lines) {
+  } else if (mostlyMalformed) {
     const share = Math.round((100 * tally.malformed) / tally.lines);
     process.stderr.write(
       `robotstxt: warning: ${tally.malformed} of ${tally.lines} lines (${share} %) hold no URL to decide: is the input format right? ` +
         '(--input-format, --field, --json-field; --allow-malformed accepts such a run)\n',
     );
-    return EXIT_PROBLEMS;
   }
-  return EXIT_OK;
+  return summarized ? exitCode : EXIT_SUMMARY_UNWRITTEN;
 }

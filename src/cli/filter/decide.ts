@@ -13,8 +13,8 @@ import type { FilterSettings } from './options.js';
 import { isRules, type HostRules, type RobotsSource } from './robots-source.js';
 import { joined } from './joined.js';
 import { emptyField, readUrlField } from './url-field.js';
-import { decideLine, hostsOf, reasonOf, rulesOfField, type BatchResult, type Decision, type Verdict } from './line-verdict.js';
-import { noReasons } from './reason.js';
+import { decideLine, hostsOf, rulesOfField, type BatchResult, type Decision, type Verdict } from './line-verdict.js';
+import { noReasons, reasonOf } from './reason.js';
 import { writeRecord, type LineRecord, type RecordFormat } from './record.js';
 import { lineScannerFor, scanBatch } from './scanned.js';
 
@@ -153,6 +153,7 @@ function decideLineByLine(batch: Uint8Array, settings: FilterSettings, source: R
     reasons,
     firstMalformed,
     ...hostsOf(hostRules),
+    fileEvents: source.takeEvents(),
   };
 }
 

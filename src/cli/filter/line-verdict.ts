@@ -3,9 +3,9 @@
  * WebAssembly fast path (./scanned.ts), which must agree byte for byte.
  */
 import type { FilterSettings } from './options.js';
-import type { Reason, ReasonCounts } from './reason.js';
+import { reasonOf, type Reason, type ReasonCounts } from './reason.js';
 import type { RuleFacts, Verdict } from './record.js';
-import { isCut, isRules, rulesKey, type HostRules, type RobotsSource } from './robots-source.js';
+import { isRules, rulesKey, type FileEvent, type HostRules, type RobotsSource } from './robots-source.js';
 import type { UrlField } from './url-field.js';
 
 export interface BatchResult {
@@ -21,6 +21,8 @@ export interface BatchResult {
   /** Hosts this batch named, each once, and those with no robots.txt known. */
   readonly hosts: readonly string[];
   readonly hostsWithoutRobots: readonly string[];
+  /** What the source met reading the hosts' files (RobotsSource.takeEvents). */
+  readonly fileEvents: readonly FileEvent[];
 }
 
 export type { Verdict } from './record.js';
@@ -30,12 +32,6 @@ export interface Decision {
   reason: Reason;
   /** The rule that decided, when the output shows it and one matched. */
   rule: RuleFacts | null;
-}
-
-/** The reason of a line the host's lookup decides (not a malformed one). */
-export function reasonOf(rules: HostRules): Reason {
-  if (rules === null) return 'missing';
-  return isRules(rules) ? (isCut(rules) ? 'cut' : 'rule') : rules.reason;
 }
 
 /** Decides the URL of one line for a host's rules (explained only when the output shows the rule). */
@@ -77,10 +73,16 @@ function hostOfKey(key: string): string {
   return space < 0 ? key : key.slice(0, space);
 }
 
-/** What a batch's hosts were: each once, and those with no robots.txt known. */
+/** What a batch's hosts were: each once, and those with no robots.txt (none known, or a fetch that found none). */
 export function hostsOf(hostRules: ReadonlyMap<string, HostRules>): Pick<BatchResult, 'hosts' | 'hostsWithoutRobots'> {
   return {
     hosts: [...new Set([...hostRules.keys()].map(hostOfKey))],
-    hostsWithoutRobots: [...new Set([...hostRules].filter(([, rules]) => rules === null).map(([key]) => hostOfKey(key)))],
+    hostsWithoutRobots: [
+      ...new Set(
+        [...hostRules]
+          .filter(([, rules]) => rules === null || (!isRules(rules) && rules.reason === 'missing'))
+          .map(([key]) => hostOfKey(key)),
+      ),
+    ],
   };
 }

@@ -29,7 +29,8 @@ export type InputShape =
 
 /** Where the robots.txt files come from. */
 export type RobotsSourceSetting =
-  | { readonly kind: 'dir'; readonly dir: string }
+  /** `hosts`: the policy that decides anew the refusals a saved folder's fetch records hold. */
+  | { readonly kind: 'dir'; readonly dir: string; readonly hosts: HostPolicy }
   | { readonly kind: 'file'; readonly file: string }
   | {
       readonly kind: 'fetch';
@@ -182,11 +183,12 @@ function robotsSourceOf(values: OptionValues): RobotsSourceSetting {
       'say where the robots.txt files are: --robots-dir DIR (one file per host), --robots FILE (one file for every URL) or --fetch (from the sites)',
     );
   }
-  const fetchOnly = ['concurrency', 'user-agent', 'save-dir', 'timeout', 'allow-internal-hosts', 'allow-network'].filter(
-    (name) => values[name] !== undefined,
-  );
+  const fetchOnly = ['concurrency', 'user-agent', 'save-dir', 'timeout'].filter((name) => values[name] !== undefined);
   if (!fetch && fetchOnly.length > 0) throw new UsageError(`--${fetchOnly[0]} goes with --fetch`);
-  if (dir !== undefined) return { kind: 'dir', dir };
+  const hostFlag = ['allow-internal-hosts', 'allow-network'].find((name) => values[name] !== undefined);
+  if (file !== undefined && hostFlag !== undefined) throw new UsageError(`--${hostFlag} goes with --fetch or --robots-dir`);
+  const hosts = readHostPolicy(values['allow-internal-hosts'] === true, values['allow-network'] as string[] | undefined);
+  if (dir !== undefined) return { kind: 'dir', dir, hosts };
   if (file !== undefined) return { kind: 'file', file };
   const userAgent = (values['user-agent'] as string | undefined) ?? DEFAULT_USER_AGENT;
   const timeoutMs = wholeNumber('timeout', values.timeout as string | undefined, 10_000);
@@ -199,7 +201,7 @@ function robotsSourceOf(values: OptionValues): RobotsSourceSetting {
     concurrency: wholeNumber('concurrency', values.concurrency as string | undefined, 16),
     saveDir: values['save-dir'] as string | undefined,
     timeoutMs,
-    hosts: readHostPolicy(values['allow-internal-hosts'] === true, values['allow-network'] as string[] | undefined),
+    hosts,
   };
 }
 

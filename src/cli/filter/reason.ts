@@ -1,11 +1,14 @@
 /**
- * Why a line got its verdict, as the tsv, jsonl and csv outputs and the summary say it: `rule`, the host's
- * rules decided (a rule matched, or none did and the URL is allowed); `cut`, the same, from a file cut at
- * --max-bytes; a HostReason, the host had no rules to apply (./robots-source.ts); `malformed`, the line holds
- * no URL to decide.
+ * Why a line got its verdict, as the outputs and the summary name it: a file's rules decided (`rule`, whether a
+ * rule matched or none did), the same rules from a file cut at --max-bytes (`cut`), the host's outcome when it
+ * has no rules to apply (a HostReason; `missing` also when no robots.txt is known and --missing decides), or no
+ * URL to decide (`malformed`).
  */
-import type { HostReason } from './robots-source.js';
+import { isCut, isRules, type HostReason, type HostRules } from './robots-source.js';
 
+export type Reason = 'rule' | 'cut' | HostReason | 'malformed';
+
+/** Every reason, in the order the summary lists them. */
 export const REASONS = [
   'rule',
   'cut',
@@ -15,12 +18,19 @@ export const REASONS = [
   'refused',
   'redirect-refused',
   'malformed',
-] as const satisfies readonly ('rule' | 'cut' | HostReason | 'malformed')[];
-export type Reason = (typeof REASONS)[number];
+] as const satisfies readonly Reason[];
 
 /** Lines counted by reason. */
 export type ReasonCounts = Record<Reason, number>;
 
+/** A count of zero for every reason. */
 export function noReasons(): ReasonCounts {
-  return { rule: 0, cut: 0, missing: 0, 'server-error': 0, unreachable: 0, refused: 0, 'redirect-refused': 0, malformed: 0 };
+  return Object.fromEntries(REASONS.map((reason) => [reason, 0])) as ReasonCounts;
+}
+
+/** The reason of a line decided by what its host's lookup found. */
+export function reasonOf(rules: HostRules): Exclude<Reason, 'malformed'> {
+  if (rules === null) return 'missing';
+  if (!isRules(rules)) return rules.reason;
+  return isCut(rules) ? 'cut' : 'rule';
 }

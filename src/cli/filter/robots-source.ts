@@ -6,14 +6,33 @@
  * what it keeps alive (test/cli-memory.test.ts): the compiled rules as AgentRules.bytesHeld counts them (the
  * file is read into a reused buffer and kept, where the rules keep any of it, as an exact-size copy), and
  * the objects around them.
+ *
+ * What a thread meets when it first reads a host's file, a file cut at --max-bytes or one it cannot read, is
+ * kept as a FileEvent until takeEvents() drains it: the main thread says each once and counts it. In a
+ * folder saved by `--fetch --save-dir`, a host's fetch record (./fetch-record.ts) says what its fetch came to,
+ * and the host policy of this run decides a recorded refusal anew.
  */
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { LruBudget } from '../../fetch/lru-budget.js';
+import { HostGuard } from '../host-guard.js';
 import { parseRobotsTxt, type AgentRules } from '../library.js';
 import { UsageError } from '../usage.js';
+import {
+  causeOf,
+  fetchClassOf,
+  MAX_RECORD_BYTES,
+  outcomeOfReason,
+  parseRecord,
+  recordFileName,
+  type FetchClass,
+  type FetchRecord,
+} from './fetch-record.js';
+import type { HostOutcome } from './host-outcome.js';
 import type { FilterSettings } from './options.js';
 import { robotsFileName } from './robots-file-name.js';
+
+export type { HostOutcome, HostReason } from './host-outcome.js';
 
 /**
  * What a host's lookup found: its rules; an answer with no file to apply (a 4xx allows everything, an
@@ -22,19 +41,27 @@ import { robotsFileName } from './robots-file-name.js';
  */
 export type HostRules = AgentRules | HostOutcome | null;
 
-/** Why a host has no rules to apply: the reason its lines carry in the output and the summary. */
-export type HostReason = 'missing' | 'server-error' | 'unreachable' | 'refused' | 'redirect-refused';
-
 /** Whether a lookup found rules to compile URLs against (not an outcome, nor nothing). */
 export function isRules(rules: HostRules): rules is AgentRules {
   return rules !== null && !('reason' in rules);
 }
 
-/** A host's verdict for every URL, and why. */
-export interface HostOutcome {
-  readonly allowed: boolean;
-  readonly reason: HostReason;
-}
+/**
+ * What a thread met when it first read a host's file (`host`: the host's key, or the --robots FILE; `file`:
+ * the path or URL to name in a note):
+ * - `cut`: the file is longer than --max-bytes (`size`: its real length, when known); its first bytes decide;
+ * - `unreadable`: a file in --robots-dir that could not be read (`code`: EACCES, ELOOP, …); the host's lines
+ *   are disallowed, reason `unreachable`, as a site whose file cannot be had;
+ * - `recorded`: a saved fetch record was read, and how that fetch is counted (`cause`: a network failure's);
+ * - `record-ignored`: a fetch record that is not one this command wrote (`problem`), read as if absent;
+ * - `refusal-lifted`: a recorded refusal this run's host policy allows: no file was fetched, --missing decides.
+ */
+export type FileEvent =
+  | { readonly host: string; readonly kind: 'cut'; readonly file: string; readonly size: number | undefined }
+  | { readonly host: string; readonly kind: 'unreadable'; readonly file: string; readonly code: string }
+  | { readonly host: string; readonly kind: 'recorded'; readonly fetch: FetchClass; readonly cause: string | undefined }
+  | { readonly host: string; readonly kind: 'record-ignored'; readonly file: string; readonly problem: string }
+  | { readonly host: string; readonly kind: 'refusal-lifted'; readonly file: string };
 
 export interface RobotsSource {
   /**
@@ -44,6 +71,19 @@ export interface RobotsSource {
   rulesFor(host: string | undefined, defaultPort: string | undefined): HostRules;
   /** Whether a URL must name a host to be decided. */
   readonly needsHost: boolean;
+  /** The events met since the last call. */
+  takeEvents(): FileEvent[];
+}
+
+/** What a host whose file in --robots-dir cannot be read reads as: an unreachable site's (RFC 9309 §2.3.1.4). */
+const UNREADABLE: HostOutcome = { allowed: false, reason: 'unreachable' };
+
+/** Rules compiled from a file longer than --max-bytes: only its first bytes were parsed. */
+const cutRules = new WeakSet<AgentRules>();
+
+/** Whether `rules` were compiled from a file longer than --max-bytes (the lines they decide carry reason `cut`). */
+export function isCut(rules: AgentRules): boolean {
+  return cutRules.has(rules);
 }
 
 /** Bytes counted for a host known to have no file: the map entry and the key. */
@@ -107,21 +147,23 @@ export function rulesKey(host: string, defaultPort: string | undefined): string 
   return defaultPort === undefined ? host : `${host} ${defaultPort}`;
 }
 
-/** Rules compiled from a file longer than --max-bytes: their lines' reason is `cut`. */
-const cutRules = new WeakSet<AgentRules>();
-
-export function isCut(rules: AgentRules): boolean {
-  return cutRules.has(rules);
-}
-
-/** Compiles `body` for the agent. */
+/** Compiles `body` (read up to one byte past --max-bytes) for the agent. */
 function compile(body: Uint8Array, settings: FilterSettings): AgentRules {
   const robots = parseRobotsTxt(body, { profile: settings.profile, maxBytes: settings.maxRobotsBytes });
   // Indexed at once: the line scanner keeps the ruleset's address (a tier switch would move it), and the
   // rules LRU counts an entry's bytes once, when it is stored.
   const rules = robots.forAgent(settings.agent, { indexed: true });
-  if (robots.truncated) cutRules.add(rules);
+  if (body.length > settings.maxRobotsBytes) cutRules.add(rules);
   return rules;
+}
+
+/** A file's length, when it can still be had (it is asked only for a file that was cut). */
+function sizeOf(path: string): number | undefined {
+  try {
+    return statSync(path).size;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -156,6 +198,9 @@ class RulesLru {
 export class DirectorySource implements RobotsSource {
   readonly needsHost = true;
   private readonly cache: RulesLru;
+  private events: FileEvent[] = [];
+  /** This run's host policy, for recorded refusals. */
+  private readonly guard: HostGuard;
 
   /** @internal What the cached rules keep alive, by the LRU's count (test/cli-memory.test.ts holds it to what the process holds). */
   get bytesHeld(): number {
@@ -167,35 +212,125 @@ export class DirectorySource implements RobotsSource {
     private readonly settings: FilterSettings,
   ) {
     this.cache = new RulesLru(settings.cacheBytes);
+    this.guard = new HostGuard(settings.robots.kind === 'dir' ? settings.robots.hosts : { allowInternalHosts: false, allowedNetworks: [] });
+  }
+
+  takeEvents(): FileEvent[] {
+    const events = this.events;
+    this.events = [];
+    return events;
   }
 
   rulesFor(host: string | undefined, defaultPort: string | undefined): HostRules {
     if (host === undefined) return null;
-    const alternative = defaultPort === undefined ? undefined : `${host}_${defaultPort}`;
     const key = rulesKey(host, defaultPort);
     const known = this.cache.get(key);
     if (known !== undefined) return known;
-    let body = readBounded(join(this.dir, robotsFileName(host)), this.settings.maxRobotsBytes);
-    if (body === null && alternative !== undefined)
-      body = readBounded(join(this.dir, robotsFileName(alternative)), this.settings.maxRobotsBytes);
-    const rules = body === null ? null : compile(body, this.settings);
-    this.cache.set(key, rules);
+    let rules = this.lookUp(host);
+    if (rules === undefined && defaultPort !== undefined) rules = this.lookUp(`${host}_${defaultPort}`);
+    this.cache.set(key, rules ?? null);
+    return rules ?? null;
+  }
+
+  /** What the folder says of the host key `name`: its record's outcome, else its file's rules; undefined when it holds neither. */
+  private lookUp(name: string): HostRules | undefined {
+    const path = join(this.dir, robotsFileName(name));
+    const record = this.record(name);
+    const outcome = record === undefined ? undefined : outcomeOfReason(record.reason);
+    if (record !== undefined && outcome !== undefined) {
+      this.events.push({ host: name, kind: 'recorded', fetch: fetchClassOf(record), cause: this.causeIfFailed(record) });
+      if (
+        (outcome.reason === 'refused' || outcome.reason === 'redirect-refused') &&
+        record.refused !== null &&
+        this.guard.allows(record.refused)
+      ) {
+        this.events.push({ host: name, kind: 'refusal-lifted', file: path });
+        return null;
+      }
+      return outcome;
+    }
+    const body = this.read(name, path);
+    if (record !== undefined) {
+      if (body === null) {
+        this.events.push({
+          host: name,
+          kind: 'record-ignored',
+          file: join(this.dir, recordFileName(name)),
+          problem: 'it says a file was fetched, and there is none',
+        });
+        return undefined;
+      }
+      this.events.push({ host: name, kind: 'recorded', fetch: fetchClassOf(record), cause: undefined });
+    }
+    if (body === null) return undefined;
+    if (!(body instanceof Uint8Array)) return body;
+    const rules = compile(body, this.settings);
+    // A saved file was cut one byte past the limit: its real size is the record's, when the fetch knew it.
+    if (isCut(rules))
+      this.events.push({ host: name, kind: 'cut', file: path, size: record === undefined ? sizeOf(path) : (record.size ?? undefined) });
     return rules;
+  }
+
+  private causeIfFailed(record: FetchRecord): string | undefined {
+    return fetchClassOf(record) === 'networkError' ? causeOf(record) : undefined;
+  }
+
+  /** The host's fetch record, if the folder holds one this command wrote (one it did not is said and ignored). */
+  private record(name: string): FetchRecord | undefined {
+    const path = join(this.dir, recordFileName(name));
+    // Most folders hold no records: asked without the cost of an exception, once per host and thread.
+    if (!existsSync(path)) return undefined;
+    let bytes: Uint8Array | null;
+    try {
+      bytes = readBounded(path, MAX_RECORD_BYTES);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? 'an error';
+      this.events.push({ host: name, kind: 'record-ignored', file: path, problem: `it cannot be read (${code})` });
+      return undefined;
+    }
+    if (bytes === null) return undefined;
+    const record = parseRecord(bytes, name);
+    if (typeof record !== 'string') return record;
+    this.events.push({ host: name, kind: 'record-ignored', file: path, problem: record });
+    return undefined;
+  }
+
+  /** The host's file, null when there is none, or the outcome of one that cannot be read (said as an event). */
+  private read(name: string, path: string): Uint8Array | null | HostOutcome {
+    try {
+      return readBounded(path, this.settings.maxRobotsBytes);
+    } catch (error) {
+      this.events.push({ host: name, kind: 'unreadable', file: path, code: (error as NodeJS.ErrnoException).code ?? 'an error' });
+      return UNREADABLE;
+    }
   }
 }
 
 export class SingleFileSource implements RobotsSource {
   readonly needsHost = false;
   private readonly rules: AgentRules;
+  private events: FileEvent[] = [];
 
   constructor(file: string, settings: FilterSettings) {
-    const body = readBounded(file, settings.maxRobotsBytes);
+    let body: Uint8Array | null;
+    try {
+      body = readBounded(file, settings.maxRobotsBytes);
+    } catch (error) {
+      throw new UsageError(`--robots ${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    }
     if (body === null) throw new UsageError(`--robots ${file}: no such file`);
     this.rules = compile(body, settings);
+    if (isCut(this.rules)) this.events.push({ host: file, kind: 'cut', file, size: sizeOf(file) });
   }
 
   rulesFor(): HostRules {
     return this.rules;
+  }
+
+  takeEvents(): FileEvent[] {
+    const events = this.events;
+    this.events = [];
+    return events;
   }
 }
 
@@ -211,6 +346,11 @@ export class HandedSource implements RobotsSource {
 
   constructor(private readonly settings: FilterSettings) {
     this.cache = new RulesLru(settings.cacheBytes);
+  }
+
+  /** None: the main thread, which fetched the files, says what it met (./fetch-source.ts). */
+  takeEvents(): FileEvent[] {
+    return [];
   }
 
   /** A fetched file, or the verdict that stands for one. */

@@ -134,5 +134,6 @@ export function scanBatch(batch: Uint8Array, settings: FilterSettings, source: R
   const counts = scanner.counts();
   const { lines, allowed, disallowed, malformed, firstMalformed } = counts;
   const reasons = reasonsOf(counts, forced);
-  return { output: scanner.output(), lines, allowed, disallowed, malformed, firstMalformed, reasons, ...hostsOf(hostRules) };
+  const fileEvents = source.takeEvents();
+  return { output: scanner.output(), lines, allowed, disallowed, malformed, firstMalformed, reasons, ...hostsOf(hostRules), fileEvents };
 }
