@@ -66,7 +66,7 @@ describe('one default User-Agent', () => {
     expect(homepage).toBe('https://www.npmjs.com/package/robotstxt-wasm');
   });
 
-  it.each(['check', 'fetch', 'lint'])('robotstxt %s --help shows it', async (command) => {
+  it.each(['filter', 'check', 'fetch', 'lint'])('robotstxt %s --help shows it', async (command) => {
     const help = await run([command, '--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain(`(default "${header}")`);

@@ -11,11 +11,11 @@ import {
   fetchRobots,
   fetchSummary,
   jsonLine,
-  printable,
   readSettings,
   type Settings,
   writeOut,
 } from './report.js';
+import { printable } from './printable.js';
 import { cutNote, readRobotsInput } from './robots-input.js';
 import { EXIT_DISALLOWED, EXIT_OK, oneOf, readArguments, UsageError } from './usage.js';
 

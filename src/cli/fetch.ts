@@ -14,10 +14,10 @@ import {
   jsonLine,
   outcomeText,
   plural,
-  printable,
   readSettings,
   writeOut,
 } from './report.js';
+import { printable } from './printable.js';
 import { EXIT_OK, oneOf, readArguments, UsageError } from './usage.js';
 
 export const FETCH_HELP = `robotstxt fetch: fetch an origin's robots.txt the RFC 9309 way and report what came back.

@@ -12,7 +12,8 @@ import {
   type LintSeverity,
 } from './library.js';
 import { HOST_OPTIONS, HOST_OPTIONS_HELP, HostGuard, readHostPolicy, type HostPolicy } from './host-guard.js';
-import { DEFAULT_USER_AGENT, jsonLine, noteRefusal, outcomeText, printable, statusText, writeOut } from './report.js';
+import { DEFAULT_USER_AGENT, jsonLine, noteRefusal, outcomeText, statusText, writeOut } from './report.js';
+import { printable } from './printable.js';
 import { withBody } from './response-body.js';
 import { cutNote, readRobotsInput } from './robots-input.js';
 import { EXIT_LINT_ERRORS, EXIT_OK, oneOf, readArguments, UsageError, wholeNumber } from './usage.js';

@@ -18,7 +18,6 @@ import { printable } from './printable.js';
 import { oneOf, UsageError, wholeNumber } from './usage.js';
 
 // The filter modules import it from here, with the rest of what the commands share about reporting.
-export { printable };
 
 /** The User-Agent header every subcommand sends when none is given: who is asking, and where to read about it. */
 export const DEFAULT_USER_AGENT = `robotstxt-cli/${version} (+${homepage})`;

@@ -6,6 +6,7 @@
  */
 import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
 import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, UsageError } from '../usage.js';
+import { DEFAULT_USER_AGENT } from '../report.js';
 import { decideBatch, type BatchResult } from './decide.js';
 import { FetchResolver } from './fetch-source.js';
 import { batchesOf, checkInputs, readInputs, type OverlongSegment } from './input.js';
@@ -49,7 +50,7 @@ Robots files:
                          5xx and 429 disallow all (server-error); a timeout or a network error (refused
                          connection, DNS, reset, TLS) disallow all (unreachable)
     --concurrency N      fetches at a time (default 16)
-    --user-agent UA      the User-Agent header sent (default robotstxt-cli/0.1)
+    --user-agent UA      the User-Agent header sent (default "${DEFAULT_USER_AGENT}")
     --timeout MS         per fetch, in milliseconds (default 10000)
     --save-dir DIR       write what was fetched in the --robots-dir layout, for the next run: each host's
                          file (a 2xx as it came, cut one byte past --max-bytes; a 4xx as an empty file) and

@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { isHostRefusal } from '../../fetch/host-policy.js';
 import { HostGuard, type Refusal } from '../host-guard.js';
 import { fetchRobotsTxt, type FetchLike, type RobotsFetchResult, type URLInput } from '../library.js';
-import { printable } from '../report.js';
+import { printable } from '../printable.js';
 import { withBody } from '../response-body.js';
 import { causeOf, fetchClassOf, outcomeOfReason, recordFileName, recordText, type FetchRecord } from './fetch-record.js';
 import type { FilterSettings, RobotsSourceSetting } from './options.js';

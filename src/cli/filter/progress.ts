@@ -4,7 +4,7 @@
  * at the end, also written as JSON with --summary-json (./summary.ts). stdout carries results only.
  */
 import type { BatchResult } from './decide.js';
-import { printable } from '../report.js';
+import { printable } from '../printable.js';
 import type { FetchClass } from './fetch-record.js';
 import type { FetchResolver } from './fetch-source.js';
 import type { FilterOptions } from './options.js';

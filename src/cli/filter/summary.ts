@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { printable } from '../report.js';
+import { printable } from '../printable.js';
 import { UsageError } from '../usage.js';
 import type { FetchClass } from './fetch-record.js';
 import type { RefusedHosts, SaveCounts } from './fetch-source.js';
