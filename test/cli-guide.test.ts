@@ -127,3 +127,27 @@ describe('README: splitting a log across machines', () => {
 function readdirParts(): string[] {
   return execFileSync('bash', ['-c', 'ls part.???? | sort'], { cwd: work, encoding: 'utf8' }).trim().split('\n');
 }
+
+describe("README: the summary's JSON", () => {
+  /** The keys of an object, nested ones as `a.b`, down to the counts (a map of causes is a map, not keys). */
+  function keysOf(value: unknown, prefix = ''): string[] {
+    if (typeof value !== 'object' || value === null || prefix.endsWith('causes.')) return [];
+    return Object.entries(value).flatMap(([key, inner]) => [`${prefix}${key}`, ...keysOf(inner, `${prefix}${key}.`)]);
+  }
+
+  it('has the fields of a real run’s --summary-json, with --fetch', () => {
+    const start = README.indexOf('**The summary.**');
+    const example = /```json\n([\s\S]*?)```/.exec(README.slice(start))?.[1];
+    expect(example, 'a json block after "The summary."').toBeDefined();
+    const shown = JSON.parse(example as string) as unknown;
+    // A --fetch run of one refused host: nothing is sent, and the summary has every field a fetch gives.
+    const path = join(work, 'summary.json');
+    execFileSync(process.execPath, [CLI, 'filter', '--agent', 'ExampleBot', '--fetch', '-q', '--summary-json', path], {
+      cwd: work,
+      env: ENV,
+      input: 'http://127.0.0.1/x\n',
+    });
+    const real = JSON.parse(readFileSync(path, 'utf8')) as unknown;
+    expect(keysOf(shown).sort()).toEqual(keysOf(real).sort());
+  });
+});
