@@ -4,7 +4,7 @@
  * main thread or a worker thread (decide.ts, pool.ts) and written in order; stderr gets progress and a
  * summary (progress.ts).
  */
-import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, UsageError } from '../usage.js';
 import { DEFAULT_USER_AGENT } from '../report.js';
 import { decideBatch, type BatchResult } from './decide.js';
@@ -251,9 +251,10 @@ function checkRobotsSource(options: FilterOptions): void {
   if (isDirectory !== (robots.kind === 'dir'))
     throw new UsageError(`${flag} ${path}: not a ${robots.kind === 'dir' ? 'directory' : 'file'}`);
   if (robots.kind === 'file') {
-    // Said here, before any worker starts: each thread reads the file.
+    // Said here, before any worker starts: each thread reads the file. Opened, not access()ed: Deno asks for
+    // more than read permission to answer access().
     try {
-      accessSync(path, constants.R_OK);
+      closeSync(openSync(path, 'r'));
     } catch (error) {
       throw new UsageError(`--robots ${path}: cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
     }
