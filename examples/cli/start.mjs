@@ -7,7 +7,7 @@
  *
  * It runs, from the repository root,
  *
- *   node dist/cli.js filter --agent ExampleBot --robots-dir examples/cli/robots --emit all --annotate examples/cli/urls.txt
+ *   node dist/cli.js filter --agent ExampleBot --robots-dir examples/cli/robots --emit all --format tsv examples/cli/urls.txt
  *
  * and prints the first SHOWN lines of the output, then how many more there were, then the command's summary
  * (its stderr). It reads the whole output rather than closing the pipe early (as `| head` would), so that the
@@ -32,7 +32,8 @@ const ARGS = [
   'examples/cli/robots',
   '--emit',
   'all',
-  '--annotate',
+  '--format',
+  'tsv',
   'examples/cli/urls.txt',
 ];
 
