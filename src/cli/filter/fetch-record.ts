@@ -67,9 +67,12 @@ export const MAX_RECORD_BYTES = 16 * 1024;
 const MAX_TEXT = 4096;
 const VERSION_KEY = 'robotstxtFetchRecord';
 
+/** What ends a record's file name: `%` and a letter that is no hex digit, which no host's file name holds. */
+export const RECORD_SUFFIX = '%outcome.json';
+
 /** The record's file name, beside the host's file. */
 export function recordFileName(host: string): string {
-  return `${robotsFileName(host)}%outcome.json`;
+  return `${robotsFileName(host)}${RECORD_SUFFIX}`;
 }
 
 /** The record as written. */

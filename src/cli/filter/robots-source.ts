@@ -12,7 +12,7 @@
  * folder saved by `--fetch --save-dir`, a host's fetch record (./fetch-record.ts) says what its fetch came to,
  * and the host policy of this run decides a recorded refusal anew.
  */
-import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, opendirSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { LruBudget } from '../../fetch/lru-budget.js';
 import { HostGuard } from '../host-guard.js';
@@ -25,6 +25,7 @@ import {
   outcomeOfReason,
   parseRecord,
   recordFileName,
+  RECORD_SUFFIX,
   type FetchClass,
   type FetchRecord,
 } from './fetch-record.js';
@@ -195,12 +196,38 @@ class RulesLru {
   }
 }
 
+/**
+ * Whether `dir` holds a fetch record: read once per thread, up to the first record, so that a folder of robots
+ * files alone (most are) costs one directory read rather than a look for a record per host. A folder that
+ * cannot be listed is taken to hold records: each host's is then looked for, as before.
+ */
+function holdsRecords(dir: string): boolean {
+  let folder;
+  try {
+    folder = opendirSync(dir, { bufferSize: 1024 });
+  } catch {
+    return true;
+  }
+  try {
+    for (let entry = folder.readSync(); entry !== null; entry = folder.readSync()) {
+      if (entry.name.endsWith(RECORD_SUFFIX)) return true;
+    }
+    return false;
+  } catch {
+    return true;
+  } finally {
+    folder.closeSync();
+  }
+}
+
 export class DirectorySource implements RobotsSource {
   readonly needsHost = true;
   private readonly cache: RulesLru;
   private events: FileEvent[] = [];
   /** This run's host policy, for recorded refusals. */
   private readonly guard: HostGuard;
+  /** Whether the folder holds any fetch record (a --save-dir folder): if not, no host's is looked for. */
+  private readonly hasRecords: boolean;
 
   /** @internal What the cached rules keep alive, by the LRU's count (test/cli-memory.test.ts holds it to what the process holds). */
   get bytesHeld(): number {
@@ -213,6 +240,7 @@ export class DirectorySource implements RobotsSource {
   ) {
     this.cache = new RulesLru(settings.cacheBytes);
     this.guard = new HostGuard(settings.robots.kind === 'dir' ? settings.robots.hosts : { allowInternalHosts: false, allowedNetworks: [] });
+    this.hasRecords = holdsRecords(dir);
   }
 
   takeEvents(): FileEvent[] {
@@ -277,8 +305,9 @@ export class DirectorySource implements RobotsSource {
 
   /** The host's fetch record, if the folder holds one this command wrote (one it did not is said and ignored). */
   private record(name: string): FetchRecord | undefined {
+    if (!this.hasRecords) return undefined;
     const path = join(this.dir, recordFileName(name));
-    // Most folders hold no records: asked without the cost of an exception, once per host and thread.
+    // Asked without the cost of an exception, once per host and thread.
     if (!existsSync(path)) return undefined;
     let bytes: Uint8Array | null;
     try {
