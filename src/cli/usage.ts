@@ -14,7 +14,7 @@ import { printable } from './printable.js';
 export const EXIT_OK = 0;
 export const EXIT_DISALLOWED = 1;
 export const EXIT_LINT_ERRORS = 1;
-/** `filter`: a run that found problems (--strict's malformed line, or mostly malformed lines). */
+/** `filter`: a run that found problems (--strict's malformed line, mostly malformed lines, a --summary-json not written). */
 export const EXIT_PROBLEMS = 1;
 export const EXIT_USAGE = 2;
 

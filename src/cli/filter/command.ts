@@ -138,9 +138,6 @@ written; 2 usage errors or refused input.
 Example:
   robotstxt filter --agent ExampleBot --robots-dir robots/ --format csv --emit all urls.txt.gz`;
 
-/** The exit code when the run was done but --summary-json could not be written (said on stderr). */
-const EXIT_SUMMARY_UNWRITTEN = 1;
-
 /** Batches decided in this thread. */
 class InlineDecider implements BatchDecider {
   readonly inFlight = 1;
@@ -294,7 +291,7 @@ export async function runFilter(args: readonly string[]): Promise<number> {
   };
 
   try {
-    if (numbered && options.header) await output.write(headerLine(options.output as Exclude<typeof options.output, 'text'>));
+    if (options.header) await output.write(headerLine(options.output));
     const items = batchesOf(readInputs(inputs, (bytes) => (tally.bytesRead += bytes)));
     for await (const item of items) {
       if (output.closed || strictStop !== undefined) break;
@@ -343,5 +340,5 @@ export async function runFilter(args: readonly string[]): Promise<number> {
         '(--input-format, --field, --json-field; --allow-malformed accepts such a run)\n',
     );
   }
-  return summarized ? exitCode : EXIT_SUMMARY_UNWRITTEN;
+  return summarized ? exitCode : EXIT_PROBLEMS;
 }

@@ -14,7 +14,7 @@ import { isRules, type HostRules, type RobotsSource } from './robots-source.js';
 import { joined } from './joined.js';
 import { emptyField, readUrlField } from './url-field.js';
 import { decideLine, hostsOf, rulesOfField, type BatchResult, type Decision, type Verdict } from './line-verdict.js';
-import { noReasons, reasonOf } from './reason.js';
+import { noReasons, reasonOf, type Reason } from './reason.js';
 import { writeRecord, type LineRecord, type RecordFormat } from './record.js';
 import { lineScannerFor, scanBatch } from './scanned.js';
 
@@ -61,14 +61,14 @@ interface LineOutcome {
   readonly end: number;
   readonly next: number;
   verdict: number;
-  reason: Decision['reason'];
+  reason: Reason;
   shown: (Decision & { url: string; urlBytes: Uint8Array }) | undefined;
 }
 
 /** decideBatch where the line scanner does not serve: records, JSON or access log lines, no WebAssembly. */
 function decideLineByLine(batch: Uint8Array, settings: FilterSettings, source: RobotsSource, firstLine: number): BatchResult {
   const field = emptyField();
-  const decision: Decision = { verdict: 'malformed', reason: 'malformed', rule: null };
+  const decision: Decision = { verdict: 'malformed', rule: null };
   const explain = settings.output !== 'text';
   const groups = new Map<AgentRules, RangeGroup>();
   /** Each host's rules, looked up once per batch; its keys are the hosts the batch names. */

@@ -3,7 +3,7 @@
  * WebAssembly fast path (./scanned.ts), which must agree byte for byte.
  */
 import type { FilterSettings } from './options.js';
-import { reasonOf, type Reason, type ReasonCounts } from './reason.js';
+import type { ReasonCounts } from './reason.js';
 import type { RuleFacts, Verdict } from './record.js';
 import { isRules, rulesKey, type FileEvent, type HostRules, type RobotsSource } from './robots-source.js';
 import type { UrlField } from './url-field.js';
@@ -29,7 +29,6 @@ export type { Verdict } from './record.js';
 
 export interface Decision {
   verdict: Verdict;
-  reason: Reason;
   /** The rule that decided, when the output shows it and one matched. */
   rule: RuleFacts | null;
 }
@@ -37,7 +36,6 @@ export interface Decision {
 /** Decides the URL of one line for a host's rules (explained only when the output shows the rule). */
 export function decideLine(rules: HostRules, url: string, settings: FilterSettings, explain: boolean, decision: Decision): void {
   decision.rule = null;
-  decision.reason = reasonOf(rules);
   if (!isRules(rules)) {
     const allowed = rules === null ? settings.missing === 'allow' : rules.allowed;
     decision.verdict = allowed ? 'allowed' : 'disallowed';

@@ -24,8 +24,8 @@ export type InputShape =
   | { readonly kind: 'line' }
   | { readonly kind: 'field'; readonly field: number; readonly delimiter: 'tab' | 'spaces' | number }
   | { readonly kind: 'json'; readonly key: readonly string[] }
-  /** An access log line (combined, common, vhost_combined); the host from --host, the vhost field or an absolute target. */
-  | { readonly kind: 'access'; readonly format: 'combined' | 'common'; readonly host: string | undefined };
+  /** An access log line (combined and common read alike, vhost_combined); the host from --host, the vhost field or an absolute target. */
+  | { readonly kind: 'access'; readonly host: string | undefined };
 
 /** Where the robots.txt files come from. */
 export type RobotsSourceSetting =
@@ -166,7 +166,7 @@ function shapeOf(values: OptionValues, inputFormat: string | undefined): InputSh
     const host = values.host as string | undefined;
     if (host !== undefined && readVhost(host) === undefined)
       throw new UsageError(`--host takes a host name, with a port if the site has one (www.example.com:8080), got ${JSON.stringify(host)}`);
-    return { kind: 'access', format: input, host };
+    return { kind: 'access', host };
   }
   return { kind: 'line' };
 }

@@ -50,8 +50,8 @@ const LF = Uint8Array.of(0x0a);
 const CRLF = Uint8Array.of(0x0d, 0x0a);
 const EMPTY = new Uint8Array(0);
 
-/** The header line of TSV and CSV output. */
-export function headerLine(format: RecordFormat): Uint8Array {
+/** The header line of TSV and CSV output; none for the others. */
+export function headerLine(format: OutputFormat): Uint8Array {
   if (format === 'tsv') return encoder.encode(`${RECORD_COLUMNS.join('\t')}\n`);
   if (format === 'csv') return encoder.encode(`${RECORD_COLUMNS.join(',')}\r\n`);
   return EMPTY;

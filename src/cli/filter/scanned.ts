@@ -31,7 +31,7 @@ import {
 import { WasmBackend } from '../../engine/wasm-backend.js';
 import { decideLine, hostsOf, rulesOfField, type BatchResult, type Decision } from './line-verdict.js';
 import type { FilterSettings, InputShape } from './options.js';
-import { REASONS, noReasons, type ReasonCounts } from './reason.js';
+import { REASONS, noReasons, reasonOf, type ReasonCounts } from './reason.js';
 import { isCut, isRules, type HostReason, type HostRules, type RobotsSource } from './robots-source.js';
 import { emptyField, MAX_URL_LINE_BYTES, readUrlField } from './url-field.js';
 
@@ -92,7 +92,7 @@ function reasonsOf(counts: LineScanCounts, forced: ReasonCounts): ReasonCounts {
 
 export function scanBatch(batch: Uint8Array, settings: FilterSettings, source: RobotsSource, scanner: LineScanner): BatchResult {
   const field = emptyField();
-  const decision: Decision = { verdict: 'malformed', reason: 'malformed', rule: null };
+  const decision: Decision = { verdict: 'malformed', rule: null };
   const forced = noReasons();
   const hostRules = new Map<string, HostRules>();
   // A line that is a path names no host: malformed where hosts decide, else decided by the one file.
@@ -116,7 +116,7 @@ export function scanBatch(batch: Uint8Array, settings: FilterSettings, source: R
     const rules = rulesOfField(field, source, hostRules);
     if (askedHost && teach(valueOf(rules, settings, scanner))) return undefined;
     decideLine(rules, utf8.decode(batch.subarray(field.start, field.end)), settings, false, decision);
-    forced[decision.reason]++;
+    forced[reasonOf(rules)]++;
     return decision.verdict === 'allowed' ? VERDICT_ALLOWED : VERDICT_DISALLOWED;
   };
 
