@@ -14,7 +14,7 @@ import {
   type RobotsOutcome,
 } from './library.js';
 import { HOST_OPTIONS, HOST_OPTIONS_HELP, HostGuard, readHostPolicy, refusalText, type HostPolicy } from './host-guard.js';
-import { printable } from './printable.js';
+import { note, printable } from './printable.js';
 import { oneOf, UsageError, wholeNumber } from './usage.js';
 
 // The filter modules import it from here, with the rest of what the commands share about reporting.
@@ -99,7 +99,7 @@ export async function fetchRobots(url: string, settings: Settings): Promise<Robo
 /** Says on stderr which host the guard refused, when it ended the fetch. */
 export function noteRefusal(result: RobotsFetchResult, guard: HostGuard): void {
   if ((result.reason === 'host-refused' || result.reason === 'redirect-refused') && guard.lastRefusal !== undefined) {
-    process.stderr.write(`robotstxt: note: ${printable(refusalText(guard.lastRefusal))}\n`);
+    note(refusalText(guard.lastRefusal));
   }
 }
 

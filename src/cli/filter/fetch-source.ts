@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { isHostRefusal } from '../../fetch/host-policy.js';
 import { HostGuard, type Refusal } from '../host-guard.js';
 import { fetchRobotsTxt, type FetchLike, type RobotsFetchResult, type URLInput } from '../library.js';
-import { printable } from '../printable.js';
+import { note, printable } from '../printable.js';
 import { withBody } from '../response-body.js';
 import { causeOf, fetchClassOf, outcomeOfReason, recordFileName, recordText, type FetchRecord } from './fetch-record.js';
 import type { FilterSettings, RobotsSourceSetting } from './options.js';
@@ -90,11 +90,6 @@ export interface SaveCounts {
   saved: number;
   linksReplaced: number;
   failed: number;
-}
-
-/** One line on stderr (no stack): the run goes on. */
-function note(text: string): void {
-  process.stderr.write(`robotstxt: note: ${printable(text)}\n`);
 }
 
 /**

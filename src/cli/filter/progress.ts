@@ -4,13 +4,14 @@
  * at the end, also written as JSON with --summary-json (./summary.ts). stdout carries results only.
  */
 import type { BatchResult } from './decide.js';
-import { printable } from '../printable.js';
+import { note, printable } from '../printable.js';
 import type { FetchClass } from './fetch-record.js';
 import type { FetchResolver } from './fetch-source.js';
 import type { FilterOptions } from './options.js';
 import { noReasons, REASONS, type ReasonCounts } from './reason.js';
 import type { FileEvent } from './robots-source.js';
 import {
+  count,
   fetchLine,
   filesLine,
   noFetches,
@@ -28,10 +29,6 @@ const REDRAW_MS = 200;
 /** Notes of each kind said one by one; past them, one note says how to see the count. */
 const NOTES_PER_KIND = 10;
 
-function formatCount(value: number): string {
-  return value.toLocaleString('en-US');
-}
-
 function formatBytes(bytes: number): string {
   if (bytes >= 1024 ** 3) return `${(bytes / 1024 ** 3).toFixed(2)} GiB`;
   if (bytes >= 1024 ** 2) return `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
@@ -42,10 +39,6 @@ function formatDuration(seconds: number): string {
   if (seconds < 60) return `${seconds.toFixed(seconds < 10 ? 2 : 1)} s`;
   const minutes = Math.floor(seconds / 60);
   return `${minutes} min ${Math.round(seconds - minutes * 60)} s`;
-}
-
-function note(text: string): void {
-  process.stderr.write(`robotstxt: note: ${printable(text)}\n`);
 }
 
 /** A set that stops growing at MAX_HOSTS_COUNTED; true when `host` is new to it. */
@@ -128,7 +121,7 @@ export class Tally {
       switch (event.kind) {
         case 'cut':
           if (addCapped(this.cut, event.host)) {
-            const size = event.size === undefined ? 'longer than' : `${formatCount(event.size)} bytes, longer than`;
+            const size = event.size === undefined ? 'longer than' : `${count(event.size)} bytes, longer than`;
             const max = this.options.maxRobotsBytes;
             this.say('cut', `${event.file} is ${size} --max-bytes ${max}: only its first ${max} bytes were read`);
           }
@@ -175,7 +168,7 @@ export class Tally {
   }
 
   private hostCount(size: number): string {
-    return size >= MAX_HOSTS_COUNTED ? `more than ${formatCount(MAX_HOSTS_COUNTED)}` : formatCount(size);
+    return size >= MAX_HOSTS_COUNTED ? `more than ${count(MAX_HOSTS_COUNTED)}` : count(size);
   }
 
   /** `1,234 lines decided, 300,000 lines/s, 12.0 MiB of 38.2 MiB (31 %), 120 hosts, 50 fetched (16 in flight), ETA 3.1 s` */
@@ -194,10 +187,9 @@ export class Tally {
       if (this.bytesDecided > 0 && this.bytesDecided < this.totalBytes)
         eta = `, ETA ${formatDuration(((this.totalBytes - this.bytesDecided) * seconds) / this.bytesDecided)}`;
     }
-    const fetches =
-      this.resolver === undefined ? '' : `, ${formatCount(this.resolver.fetched)} fetched (${this.resolver.inFlight} in flight)`;
+    const fetches = this.resolver === undefined ? '' : `, ${count(this.resolver.fetched)} fetched (${this.resolver.inFlight} in flight)`;
     process.stderr.write(
-      `\r\x1b[K${formatCount(this.lines)} lines decided, ${formatCount(Math.round(rate))} lines/s, ${bytes}, ${this.hostCount(this.hosts.size)} hosts${fetches}${eta}`,
+      `\r\x1b[K${count(this.lines)} lines decided, ${count(Math.round(rate))} lines/s, ${bytes}, ${this.hostCount(this.hosts.size)} hosts${fetches}${eta}`,
     );
   }
 
@@ -251,10 +243,10 @@ export class Tally {
   private summaryText(result: RunSummary): string[] {
     const { lines, hosts } = result;
     const text = [
-      `lines: ${formatCount(lines.total)}`,
-      `allowed: ${formatCount(lines.allowed)}`,
-      `disallowed: ${formatCount(lines.disallowed)}`,
-      `malformed: ${formatCount(lines.malformed)}`,
+      `lines: ${count(lines.total)}`,
+      `allowed: ${count(lines.allowed)}`,
+      `disallowed: ${count(lines.disallowed)}`,
+      `malformed: ${count(lines.malformed)}`,
       `hosts: ${this.hostCount(hosts.total)}, without robots.txt: ${this.hostCount(hosts.withoutRobots)}`,
     ];
     text.push(reasonsLine(lines.byReason));
@@ -263,7 +255,7 @@ export class Tally {
     if (this.resolver !== undefined) text.push(...refusedLines(this.resolver.refused, this.resolver.redirectRefused, this.fetch));
     if (result.saved !== null) text.push(savesLine(result.saved));
     text.push(
-      `elapsed: ${formatDuration(result.seconds)}, ${formatCount(result.linesPerSecond)} lines/s, ${formatBytes(result.bytesPerSecond)}/s`,
+      `elapsed: ${formatDuration(result.seconds)}, ${count(result.linesPerSecond)} lines/s, ${formatBytes(result.bytesPerSecond)}/s`,
     );
     return text;
   }

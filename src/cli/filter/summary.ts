@@ -92,7 +92,8 @@ export function writeSummaryJson(path: string, summary: RunSummary): boolean {
   }
 }
 
-function count(value: number): string {
+/** `1,234,567`: a count as the summary writes it. */
+export function count(value: number): string {
   return value.toLocaleString('en-US');
 }
 
