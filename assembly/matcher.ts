@@ -14,7 +14,7 @@ import {
 } from './layout';
 import { automatonOf, scanPieces } from './automaton';
 import { bytesEqual, findByte } from './scan';
-import { copyInto, firstHash, isRobotsTxtPath, normalizeInto, pathStartOf, scanPath, specialBytes } from './url';
+import { copyInto, firstHash, isRobotsTxtPath, normalizeInto, pathStartOf, scanPath, specialBytes } from './url-path';
 import { matchWildcard } from './wildcard';
 
 const SLASH: u8 = 0x2f;

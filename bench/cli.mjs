@@ -60,8 +60,10 @@ import { cpus, tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { corpusDirectory, expectedDirectory } from './corpus.mjs';
-import { cappedBody, mulberry32, pathsForPattern } from './workloads.mjs';
+import { corpusDirectory, expectedDirectory } from '../harness/corpus.mjs';
+import { cappedBody } from './workloads.mjs';
+import { pathsForPattern } from '../harness/paths.mjs';
+import { mulberry32 } from '../harness/random.mjs';
 import { median } from './median.mjs';
 
 const AGENT = 'Googlebot';

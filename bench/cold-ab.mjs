@@ -13,7 +13,7 @@
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildColdInputs, coldFilesByTier, TIERS } from './cold-inputs.mjs';
-import { loadCorpus } from './corpus.mjs';
+import { loadCorpus } from '../harness/corpus.mjs';
 import { median } from './median.mjs';
 import { MAIN_AGENT } from './workloads.mjs';
 

@@ -9,7 +9,9 @@
  * verdicts then vary, as a crawler's do. The first URL of a host is its 1-URL case; its first 8 the 8-URL case.
  */
 import { createHash } from 'node:crypto';
-import { cappedBody, MAIN_AGENT, mulberry32, originOf, pathsForPattern } from './workloads.mjs';
+import { cappedBody, MAIN_AGENT, originOf } from './workloads.mjs';
+import { pathsForPattern } from '../harness/paths.mjs';
+import { mulberry32 } from '../harness/random.mjs';
 
 /** The size tiers of the issue (20), by capped body size; a file is in the first tier whose `max` it does not pass. */
 export const TIERS = /** @type {const} */ ([
@@ -80,7 +82,7 @@ export function buildColdInputs(files, parseRobotsTxt) {
  * The hosts of each tier as engines are given them, `urlCount` URLs each, from the corpus bodies (read here,
  * before any timing; refuses a corpus that changed since `prepare`).
  * @param {ColdInputs} inputs
- * @param {readonly { name: string, body: Uint8Array }[]} files the corpus (bench/corpus.mjs loadCorpus)
+ * @param {readonly { name: string, body: Uint8Array }[]} files the corpus (harness/corpus.mjs loadCorpus)
  * @param {number} urlCount
  * @returns {ColdFile[][]} by tier, in corpus order within each
  */

@@ -16,7 +16,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { COLD_ENGINES, hasTiers, loadColdEngine, loadCompilePass } from './cold-engines.mjs';
 import { buildColdInputs, coldFilesByTier } from './cold-inputs.mjs';
-import { loadCorpus } from './corpus.mjs';
+import { loadCorpus } from '../harness/corpus.mjs';
 import { importLibrary } from './engines/robotstxt-wasm.mjs';
 import { machineProbe } from './machine.mjs';
 import { median } from './median.mjs';

@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { COLD_ENGINES } from './cold-engines.mjs';
 import { TIERS, URL_COUNTS } from './cold-inputs.mjs';
 import { coldKey, compileKey, PEER, renderCold } from './cold-report.mjs';
-import { corpusDirectory, expectedDirectory } from './corpus.mjs';
+import { corpusDirectory, expectedDirectory } from '../harness/corpus.mjs';
 import { machine } from './machine.mjs';
 import { step } from './worker-step.mjs';
 

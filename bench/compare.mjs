@@ -13,7 +13,7 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { corpusDirectory, expectedDirectory } from './corpus.mjs';
+import { corpusDirectory, expectedDirectory } from '../harness/corpus.mjs';
 import { WORKLOADS } from './engines/engine.mjs';
 import { rate } from './report.mjs';
 import { median } from './median.mjs';

@@ -2,7 +2,7 @@
  * `npm run bench:fleet`: a fleet of crawler processes sharing robots.txt through Redis (robotstxt-wasm/redis), in
  * the fleet test's shape (test/redis-fleet.test.ts): N processes (1, 2 and 4 by default), each with its own
  * RobotsCache and Redis connection, ask FleetBot's three questions of every origin in orders of their own, all
- * origins served by one HTTP server on 127.0.0.1 (bench/fleet-sites.mjs); the same fleet again without the store,
+ * origins served by one HTTP server on 127.0.0.1 (harness/fleet-sites.mjs); the same fleet again without the store,
  * each process fetching for itself. Reported: fetches per origin across the fleet, checks/s (all processes' checks
  * over the wall time from the start to the last process's end) and round trips to Redis per check (store calls). Then, in this
  * process, one origin at a time: what a local miss answered by the store costs (a GET, the parse and compile)
@@ -16,12 +16,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { fleetFetch, FLEET_USER_AGENT, originOf, startFleetSites } from './fleet-sites.mjs';
-import { runFleet } from './fleet-run.mjs';
+import { fleetFetch, FLEET_USER_AGENT, originOf, startFleetSites } from '../harness/fleet-sites.mjs';
+import { runFleet } from '../harness/fleet-run.mjs';
 import { machine } from './machine.mjs';
 import { median } from './median.mjs';
-import { connectRedis, countRoundTrips, REDIS_CLIENTS } from './redis-clients.mjs';
-import { REDIS_INSTALL, redisServerInstalled, startRedisServer } from './redis-server.mjs';
+import { connectRedis, countRoundTrips, REDIS_CLIENTS } from '../harness/redis-clients.mjs';
+import { REDIS_INSTALL, redisServerInstalled, startRedisServer } from '../harness/redis-server.mjs';
 
 const DIST = fileURLToPath(new URL('../dist', import.meta.url));
 const RESULTS = fileURLToPath(new URL('./RESULTS.md', import.meta.url));

@@ -16,7 +16,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { cpus } from 'node:os';
-import { mulberry32 as random } from './workloads.mjs';
+import { mulberry32 as random } from '../harness/random.mjs';
 import { median } from './median.mjs';
 import { compiledNow } from './engines/robotstxt-wasm.mjs';
 

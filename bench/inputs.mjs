@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { corpusDirectory, loadCorpus } from './corpus.mjs';
+import { corpusDirectory, loadCorpus } from '../harness/corpus.mjs';
 import { cappedBody } from './workloads.mjs';
 
 /**

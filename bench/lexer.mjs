@@ -14,7 +14,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { corpusDirectory, loadCorpus } from './corpus.mjs';
+import { corpusDirectory, loadCorpus } from '../harness/corpus.mjs';
 import { median } from './median.mjs';
 
 const BODY_LIMIT = 512_000;

@@ -12,7 +12,7 @@
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { corpusDirectory, loadCorpus } from './corpus.mjs';
+import { corpusDirectory, loadCorpus } from '../harness/corpus.mjs';
 import { median } from './median.mjs';
 
 const DIST = fileURLToPath(new URL('../dist/index.js', import.meta.url));

@@ -16,7 +16,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } 
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { corpusDirectory, expectedDirectory } from './corpus.mjs';
+import { corpusDirectory, expectedDirectory } from '../harness/corpus.mjs';
 import { WORKLOADS } from './engines/engine.mjs';
 import { ENGINES } from './engines/index.mjs';
 import { machine } from './machine.mjs';

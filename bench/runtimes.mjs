@@ -2,7 +2,7 @@
  * A single check's cost in Node, Bun and Deno (issue 22): bench/runtimes-check.mjs's loop, the same in each,
  * each run in a process of its own, runs interleaved (run 1 in every runtime, then run 2, …) so that a slow
  * spell of the shared machine hits all alike; reports each runtime's median across runs and its ratio to Node's.
- * A runtime that is not installed (bench/other-runtimes.mjs: .ci/tools, then PATH) is left out, and said to be.
+ * A runtime that is not installed (harness/other-runtimes.mjs: .ci/tools, then PATH) is left out, and said to be.
  *
  *   node bench/runtimes.mjs [--runs N] [--before DIST]
  *
@@ -15,7 +15,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describeMachine, machine } from './machine.mjs';
 import { median } from './median.mjs';
-import { RUNTIME_ENV, RUNTIME_NAMES, scriptCommand, TOOLS_BIN, versionOf } from './other-runtimes.mjs';
+import { RUNTIME_ENV, RUNTIME_NAMES, scriptCommand, TOOLS_BIN, versionOf } from '../harness/other-runtimes.mjs';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const LOOP = fileURLToPath(new URL('./runtimes-check.mjs', import.meta.url));

@@ -15,7 +15,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Bench } from 'tinybench';
-import { loadCorpus } from './corpus.mjs';
+import { loadCorpus } from '../harness/corpus.mjs';
 import { WORKLOADS } from './engines/engine.mjs';
 import { ENGINES, engineNamed } from './engines/index.mjs';
 import { importLibrary, wasm } from './engines/robotstxt-wasm.mjs';

@@ -17,9 +17,9 @@ import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Miniflare } from 'miniflare';
 import { buildColdInputs, coldFilesByTier } from './cold-inputs.mjs';
-import { corpusDirectory, loadCorpus } from './corpus.mjs';
+import { corpusDirectory, loadCorpus } from '../harness/corpus.mjs';
 import { coldPasses, timedLoops } from './workers/loops.js';
-import { mulberry32 } from './workloads.mjs';
+import { mulberry32 } from '../harness/random.mjs';
 import { median } from './median.mjs';
 
 /**

@@ -9,6 +9,8 @@
  * speed (a URL far from every rule is rejected early by any engine).
  */
 import { createHash } from 'node:crypto';
+import { pathsForPattern } from '../harness/paths.mjs';
+import { mulberry32 } from '../harness/random.mjs';
 
 /** The parser reads at most this many bytes of a body (its default maxBytes); every engine gets the same cut. */
 export const MAX_BODY_BYTES = 512_000;
@@ -24,22 +26,6 @@ export const HOT_SITE_URLS = 10_000;
 /** "A typical file", for bytes → first verdict, is the one whose (capped) size is nearest this. */
 export const TYPICAL_FILE_BYTES = 5_000;
 const SEED = 0x5eed_2026;
-
-/**
- * mulberry32: a tiny 32-bit PRNG, good enough to shuffle and sample, and identical in every JS engine.
- * @param {number} seed
- * @returns {() => number} uniform in [0, 1)
- */
-export function mulberry32(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * @template T
@@ -72,26 +58,6 @@ export function originOf(name) {
  */
 export function cappedBody(body) {
   return body.subarray(0, MAX_BODY_BYTES);
-}
-
-/**
- * Paths a crawler could ask about one rule: on it, under it, beside it, with the wildcard filled in, at and
- * past a `$` end, with a query, and with non-ASCII characters (which exercise the percent-encoding paths).
- * @param {string} pattern
- * @returns {string[]}
- */
-export function pathsForPattern(pattern) {
-  if (pattern === '') return [];
-  const anchored = pattern.endsWith('$');
-  let filled = (anchored ? pattern.slice(0, -1) : pattern).replaceAll('*', 'abc');
-  // A pattern that starts with `*` (or, oddly, with neither `/` nor `*`) still needs a path to ask.
-  if (!filled.startsWith('/')) filled = `/${filled}`;
-  const last = filled.charCodeAt(filled.length - 1);
-  const sibling = filled.length > 1 ? filled.slice(0, -1) + (last === 0x78 /* x */ ? 'y' : 'x') : '/x';
-  const paths = [filled, `${filled}deeper/page.html`, sibling, `${filled}?q=1&ref=x`, `${filled}${filled.endsWith('/') ? '' : '/'}café/ü`];
-  // `$` exact is `filled` itself; exact plus a suffix must then no longer match the anchored rule.
-  if (anchored) paths.push(`${filled}x`);
-  return paths;
 }
 
 /**

@@ -22,11 +22,11 @@ export type { FetchLike, FetchRobotsOptions } from './fetch/options.js';
 export { HostRefusedError, isPublicAddress, publicHostsOnly } from './fetch/host-policy.js';
 export { robotsLocation, type RobotsLocation } from './fetch/origin.js';
 export type { RobotsFetchReason, RobotsFetchResult, RobotsFetchRules, RobotsFetchVerdict, RobotsOutcome } from './fetch/outcome.js';
-export { CACHE_LIMITS } from './fetch/cache-policy.js';
-export { productToken } from './fetch/product-token.js';
-export { productTokens } from './fetch/product-token.js';
+export { CACHE_LIMITS } from './cache/cache-policy.js';
+export { productToken } from './cache/product-token.js';
+export { productTokens } from './cache/product-token.js';
 export type { AbortSignalInput, AbortSignalShape, BodyStreamShape, FetchInit, ResponseShape, URLInput, UrlShape } from './api/web-types.js';
-export { RobotsCache } from './fetch/robots-cache.js';
+export { RobotsCache } from './cache/robots-cache.js';
 export {
   RobotsCacheDisposedError,
   type CachedExplanation,
@@ -39,8 +39,8 @@ export {
   type RobotsCallOptions,
   type RobotsSource,
   type RobotsSourceKind,
-} from './fetch/robots-cache-types.js';
-export type { RobotsStore, RobotsStoreStats } from './fetch/robots-store.js';
+} from './cache/robots-cache-types.js';
+export type { RobotsStore, RobotsStoreStats } from './cache/robots-store.js';
 export { lintRobotsTxt } from './lint/lint.js';
 export { LINT_CODES, type LintCode } from './lint/codes.js';
 export { DEFAULT_LINT_MAX_BYTES, type LintDiagnostic, type LintOptions, type LintSeverity } from './lint/diagnostic.js';

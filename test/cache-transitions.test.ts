@@ -1,5 +1,5 @@
 /**
- * The cache entry's transitions (src/fetch/cache-transitions.ts), alone: the entry held, what a fetch
+ * The cache entry's transitions (src/cache/cache-transitions.ts), alone: the entry held, what a fetch
  * brought, the time it landed → the next entry. No network and no compiled rules: a file is a plain
  * marker object, and the time is whatever the test says. test/fetch-cache.test.ts holds the same rules
  * end to end, against real HTTP servers on 127.0.0.1.
@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { responseMaxAge } from '../src/fetch/cache-control.js';
-import { CACHE_LIMITS } from '../src/fetch/cache-policy.js';
+import { CACHE_LIMITS } from '../src/cache/cache-policy.js';
 import {
   nextEntry,
   validatorsOf,
@@ -15,7 +15,7 @@ import {
   type FetchFacts,
   type Fetched,
   type TransitionPolicy,
-} from '../src/fetch/cache-transitions.js';
+} from '../src/cache/cache-transitions.js';
 import type { NotModified } from '../src/fetch/fetch-robots.js';
 import { outcomeOf, reasonForStatus, type RobotsFetchReason } from '../src/fetch/outcome.js';
 import { retryAfterSeconds } from '../src/fetch/retry-after.js';

@@ -13,7 +13,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { pathsForPattern } from '../bench/workloads.mjs';
+import { pathsForPattern } from '../harness/paths.mjs';
 import { robotsParser, type Robot } from './support/library.js';
 import { describeCorpus, loadCorpus } from './support/corpus.js';
 

@@ -14,8 +14,8 @@ import {
   type RobotsCacheOptions,
   type RobotsStore,
 } from '../src/platform/inline.js';
-import { leaseKey, maxRecordChars, recordKey } from '../src/fetch/shared-record.js';
-import { RECORD_GRACE_MS } from '../src/fetch/shared-tier.js';
+import { leaseKey, maxRecordChars, recordKey } from '../src/cache/shared-record.js';
+import { RECORD_GRACE_MS } from '../src/cache/shared-tier.js';
 import { closeServers, startServer, status, text, type Route, type TestServer } from './support/http-server.js';
 import { loopbackOnlyFetch } from './support/loopback-fetch.js';
 import { MemoryStore, withoutLeases } from './support/memory-store.js';

@@ -1,6 +1,6 @@
 /**
  * Every crawler name a User-Agent header holds, read under random headers (fast-check, seeded, bounded):
- * productTokens() (src/fetch/product-token.ts) against an independent plain reading
+ * productTokens() (src/cache/product-token.ts) against an independent plain reading
  * (test/support/user-agent-oracle.ts), its work counted rather than timed (bench/gate-names.mjs times it), its
  * bounds; and the example gate's decision (examples/worker/src/crawlers.js, which test/workers.test.ts runs in
  * workerd) against the strictest verdict over those names. The gate imports the package by its name, so
@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { crawlersAtTheDoor, firstRefusal } from '../examples/worker/src/crawlers.js';
 import { DEFAULT_READINGS, pathReadings } from '../examples/worker/src/readings.js';
-import { MAX_PRODUCT_TOKENS, MAX_USER_AGENT_LENGTH, productToken, productTokens } from '../src/fetch/product-token.js';
+import { MAX_PRODUCT_TOKENS, MAX_USER_AGENT_LENGTH, productToken, productTokens } from '../src/cache/product-token.js';
 import { parseRobotsTxt } from '../src/platform/inline.js';
 import { distinct, freshName, GATE_PATHS, GATE_ROBOTS, gateVerdict, oracleNames, vocabularyHeader } from './support/user-agent-oracle.js';
 

@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { pathsForPattern } from '../bench/workloads.mjs';
+import { pathsForPattern } from '../harness/paths.mjs';
 import { run } from './support/cli.js';
 import { corpusDirectory, loadCorpus } from './support/corpus.js';
 

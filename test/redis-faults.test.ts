@@ -6,9 +6,9 @@
  * 127.0.0.1 (test/support/redis-server.ts) of this file's own, since these tests stop it.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { connectRedis, REDIS_CLIENTS, type RedisConnection } from '../bench/redis-clients.mjs';
+import { connectRedis, REDIS_CLIENTS, type RedisConnection } from '../harness/redis-clients.mjs';
 import { RobotsCache, type RobotsCacheOptions } from '../src/platform/inline.js';
-import { leaseKey, recordKey } from '../src/fetch/shared-record.js';
+import { leaseKey, recordKey } from '../src/cache/shared-record.js';
 import { redisStore } from '../src/store/redis.js';
 import { closeServers, startServer, text, type TestServer } from './support/http-server.js';
 import { redisServerTool, startRedisServer, type RedisServer } from './support/redis-server.js';

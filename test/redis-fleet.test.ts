@@ -2,7 +2,7 @@
  * A fleet of crawlers sharing one Redis (issue: "a fleet test"): five processes, each with its own RobotsCache
  * and its own connection through a client of its own (node-redis 6, 5 and 4, ioredis 6 and 5, side by side),
  * asking about 2,000 origins in shuffled orders, all served by one HTTP server on 127.0.0.1 that counts the
- * fetches of each origin (bench/fleet-sites.mjs: the origins never resolve). Each origin is fetched once
+ * fetches of each origin (harness/fleet-sites.mjs: the origins never resolve). Each origin is fetched once
  * across the fleet, and every verdict is right. Then a process killed mid-fetch, holding the origin's lease:
  * another fetches once the lease expires. The crawlers load the built package (dist/, which `npm test`
  * builds first), as a fleet's processes would.
@@ -17,10 +17,10 @@ import {
   pathsOf,
   startFleetSites,
   type FleetSites,
-} from '../bench/fleet-sites.mjs';
-import { runFleet, startCrawler } from '../bench/fleet-run.mjs';
-import { connectRedis, REDIS_CLIENTS, type RedisConnection } from '../bench/redis-clients.mjs';
-import { leaseKey } from '../src/fetch/shared-record.js';
+} from '../harness/fleet-sites.mjs';
+import { runFleet, startCrawler } from '../harness/fleet-run.mjs';
+import { connectRedis, REDIS_CLIENTS, type RedisConnection } from '../harness/redis-clients.mjs';
+import { leaseKey } from '../src/cache/shared-record.js';
 import { RobotsCache, type RobotsStoreStats } from '../src/platform/inline.js';
 import { redisStore } from '../src/store/redis.js';
 import { redisServerTool, startRedisServer, type RedisServer } from './support/redis-server.js';

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pinnedVersion, RUNTIME_ENV, RUNTIME_NAMES, scriptCommand, type Permissions } from '../bench/other-runtimes.mjs';
+import { pinnedVersion, RUNTIME_ENV, RUNTIME_NAMES, scriptCommand, type Permissions } from '../harness/other-runtimes.mjs';
 import { ROBOTS } from './runtimes/smoke-robots.mjs';
 import { CLI, runProgram, type Run } from './support/cli.js';
 import { closeServers, startServer, text, type TestServer } from './support/http-server.js';

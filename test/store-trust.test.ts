@@ -8,7 +8,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HostRefusedError, RobotsCache, type RobotsCacheOptions, type RobotsStore } from '../src/platform/inline.js';
-import { recordKey } from '../src/fetch/shared-record.js';
+import { recordKey } from '../src/cache/shared-record.js';
 import { closeServers, redirect, startServer, status, text, type TestServer } from './support/http-server.js';
 import { MemoryStore } from './support/memory-store.js';
 

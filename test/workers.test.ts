@@ -24,7 +24,7 @@ import {
   type WorkerOptions,
 } from 'miniflare';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { recordKey } from '../src/fetch/shared-record.js';
+import { recordKey } from '../src/cache/shared-record.js';
 import { closeServers, redirect, startServer, text, type TestServer } from './support/http-server.js';
 import { GATE_PATHS, GATE_ROBOTS, gateVerdict, vocabularyHeader } from './support/user-agent-oracle.js';
 

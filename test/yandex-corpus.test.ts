@@ -13,7 +13,7 @@
  * "looks for either the substring Yandex (the case doesn't matter) or *").
  */
 import { expect, it } from 'vitest';
-import { pathsForPattern } from '../bench/workloads.mjs';
+import { pathsForPattern } from '../harness/paths.mjs';
 import { parseRobotsTxt, type ProfileName } from '../src/platform/inline.js';
 import { describeCorpus, loadCorpus } from './support/corpus.js';
 

@@ -12,7 +12,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { mulberry32 } from '../../bench/workloads.mjs';
+import { mulberry32 } from '../../harness/random.mjs';
 
 const LINES = 3_000;
 const SEED = 0x5eed_c11;

@@ -1,6 +1,6 @@
 /**
  * Percent-encoding normalization, shared by patterns (at compile time) and URLs (in the TypeScript
- * executor; the WebAssembly matcher does the same in assembly/url.ts).
+ * executor; the WebAssembly matcher does the same in assembly/url-path.ts).
  *
  * Both profiles write octets ≥ 0x80 as `%XX` and upper-case the hex digits of existing escapes, as
  * Google's parser does for patterns. With `decodeUnreserved` (the rfc9309 profile), `%XX` of an

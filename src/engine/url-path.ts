@@ -2,7 +2,7 @@
  * Finds what robots.txt rules are matched against in a URL: its path, params and query, without the
  * fragment, always starting with `/`. This is Google's GetPathParamsQuery on bytes, so that absolute
  * URLs, scheme-less URLs (`example.com/a`) and bare paths (`/a?b`) are all accepted and anything else
- * still gives a path (`""` and `"a"` give `/`). The WebAssembly matcher does the same in assembly/url.ts.
+ * still gives a path (`""` and `"a"` give `/`). The WebAssembly matcher does the same in assembly/url-path.ts.
  */
 
 const SLASH = 0x2f;

@@ -11,7 +11,7 @@
 import type { ResponseShape } from '../api/web-types.js';
 import { checkWholeNumber } from '../fetch/options.js';
 import { readLimited } from '../fetch/read-body.js';
-import type { RobotsStore } from '../fetch/robots-store.js';
+import type { RobotsStore } from '../cache/robots-store.js';
 
 /**
  * What the store uses of a Cache: `caches.default`, one that `caches.open(name)` gives, or anything with

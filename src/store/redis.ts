@@ -6,7 +6,7 @@
  * (`storeTimeoutMs`), which matters since both clients queue commands while disconnected.
  * https://redis.io/docs/latest/commands/set/, https://redis.io/docs/latest/develop/use/patterns/distributed-locks/
  */
-import type { RobotsStore } from '../fetch/robots-store.js';
+import type { RobotsStore } from '../cache/robots-store.js';
 
 /** An ioredis client (`new Redis()`): what this adapter uses of it. */
 export interface IoredisClient {

@@ -1,5 +1,5 @@
 /**
- * The real-world corpus for the tests: where it is and how it is read come from bench/corpus.mjs, shared with
+ * The real-world corpus for the tests: where it is and how it is read come from harness/corpus.mjs, shared with
  * the benchmarks (plain Node, which cannot load this TypeScript file); this adds the vitest side. The corpus is
  * shared, not part of the repository, so suites that need it are skipped (visibly) where it is absent instead
  * of failing.
@@ -10,7 +10,7 @@
  * });
  */
 import { describe } from 'vitest';
-import { corpusDirectory, expectedDirectory, loadCorpus, type CorpusFile } from '../../bench/corpus.mjs';
+import { corpusDirectory, expectedDirectory, loadCorpus, type CorpusFile } from '../../harness/corpus.mjs';
 
 export { corpusDirectory, loadCorpus, type CorpusFile };
 

@@ -1,5 +1,5 @@
 /** What the cache keeps of one fetch, for tests that build shared-store records by hand. */
-import type { FetchFacts } from '../../src/fetch/cache-transitions.js';
+import type { FetchFacts } from '../../src/cache/cache-transitions.js';
 
 /** A 200 of `origin`'s robots.txt with an ETag, and whatever `overrides` changes. */
 export function fetchFacts(origin: string, overrides: Partial<FetchFacts> = {}): FetchFacts {

@@ -4,7 +4,7 @@
  * demand (each call rejects, or never settles). test/redis-store.test.ts holds the same behaviour against a
  * real server. Lifetimes run on real time plus `skew`, which a test moves to end them at once.
  */
-import type { RobotsStore } from '../../src/fetch/robots-store.js';
+import type { RobotsStore } from '../../src/cache/robots-store.js';
 
 export type StoreFault = 'none' | 'reject' | 'hang';
 

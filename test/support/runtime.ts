@@ -1,10 +1,10 @@
 /**
- * Bun and Deno for the suites that run the package under them (bench/other-runtimes.mjs: where .ci/run puts
+ * Bun and Deno for the suites that run the package under them (harness/other-runtimes.mjs: where .ci/run puts
  * them, how each runs a script). Found in .ci/tools/node_modules/.bin first, then on PATH; where one is
  * missing, the suite is skipped with a note saying how to install it, except under CI=true, where it fails
  * (system-tool.ts's rule).
  */
-import { RUNTIMES_INSTALL, TOOLS_BIN, VERSION_LINE, versionOf, type RuntimeName } from '../../bench/other-runtimes.mjs';
+import { RUNTIMES_INSTALL, TOOLS_BIN, VERSION_LINE, versionOf, type RuntimeName } from '../../harness/other-runtimes.mjs';
 import { systemTool } from './system-tool.js';
 
 export type Runtime =

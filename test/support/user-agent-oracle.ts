@@ -1,7 +1,7 @@
 /**
  * Independent, plain readings for the fuzz tests of productTokens() and of the example gate: what the
  * documentation says, written the obvious way (whole-string passes, arrays per character, no early exit), to
- * hold the linear one-pass reading in src/fetch/product-token.ts to; and the gate's verdict for GATE_ROBOTS,
+ * hold the linear one-pass reading in src/cache/product-token.ts to; and the gate's verdict for GATE_ROBOTS,
  * decided by hand.
  *
  * The word rule here knows only VOCABULARY's browser words: headers for the differential are built from

@@ -14,7 +14,7 @@
  */
 import { closeSync, existsSync, openSync, opendirSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { LruBudget } from '../../fetch/lru-budget.js';
+import { LruBudget } from '../../cache/lru-budget.js';
 import { HostGuard } from '../host-guard.js';
 import { parseRobotsTxt, type AgentRules } from '../library.js';
 import { UsageError } from '../usage.js';

@@ -5,8 +5,8 @@
 import type { AgentRules, Explanation } from '../api/agent-rules.js';
 import type { RobotsTxt } from '../api/robots-txt.js';
 import type { AbortSignalInput } from '../api/web-types.js';
-import type { FetchRobotsOptions } from './options.js';
-import type { RobotsFetchReason, RobotsFetchResult } from './outcome.js';
+import type { FetchRobotsOptions } from '../fetch/options.js';
+import type { RobotsFetchReason, RobotsFetchResult } from '../fetch/outcome.js';
 import type { RobotsStore, RobotsStoreStats } from './robots-store.js';
 
 /**

@@ -11,7 +11,7 @@
  */
 import { CACHE_LIMITS, type LifetimeBounds } from './cache-policy.js';
 import type { Copy, Entry, FetchFacts } from './cache-transitions.js';
-import { outcomeOf, type RobotsFetchReason } from './outcome.js';
+import { outcomeOf, type RobotsFetchReason } from '../fetch/outcome.js';
 import type { RefreshFailure } from './robots-cache-types.js';
 import type { ProfileName } from '../profile.js';
 

@@ -1,5 +1,5 @@
 /**
- * RobotsCache's second level: a store its fleet shares (src/fetch/robots-store.ts). This module makes the
+ * RobotsCache's second level: a store its fleet shares (src/cache/robots-store.ts). This module makes the
  * store safe to lean on: every call has its own deadline (a Redis client that lost its server queues
  * commands and answers nothing), a failed store is left alone for a while and then tried again, records are
  * checked before use (and their times trusted no further than this process's own fetch) and bounded before

@@ -12,10 +12,10 @@ import { nextEntry, validatorsOf, withoutParse, type Copy, type Entry as CacheEn
 import { CachedFile } from './cached-file.js';
 import type { RobotsStoreStats } from './robots-store.js';
 import { Flight, requestsHaveOwnContexts, type Landing, type Waiter } from './flight.js';
-import { fetchRobotsAt, hostRefusal, type FetchAttempt, type NotModified, type Validators } from './fetch-robots.js';
+import { fetchRobotsAt, hostRefusal, type FetchAttempt, type NotModified, type Validators } from '../fetch/fetch-robots.js';
 import { LruBudget } from './lru-budget.js';
-import { locateUrl, type RobotsLocation } from './origin.js';
-import type { RobotsFetchResult } from './outcome.js';
+import { locateUrl, type RobotsLocation } from '../fetch/origin.js';
+import type { RobotsFetchResult } from '../fetch/outcome.js';
 import { parseFetchedRobotsTxt, type RobotsTxt } from '../api/robots-txt.js';
 import type { SharedEntry } from './shared-record.js';
 import { SharedTier, UNAVAILABLE, type Lease } from './shared-tier.js';
@@ -103,7 +103,7 @@ export class RobotsCache {
   /** Each origin's entry, under the maxEntries and maxMemoryBytes budgets. */
   private readonly entries: LruBudget<string, Entry>;
   private readonly flights = new Map<string, Flight<Landed>>();
-  /** Cloudflare Workers: callers in other requests' contexts watch a flight instead (src/fetch/flight.ts). */
+  /** Cloudflare Workers: callers in other requests' contexts watch a flight instead (src/cache/flight.ts). */
   private readonly requestsHaveOwnContexts = requestsHaveOwnContexts();
   private disposed = false;
   private readonly counts = { hits: 0, fetches: 0, revalidations: 0, staleAnswers: 0, evictions: 0 };

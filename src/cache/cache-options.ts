@@ -4,7 +4,7 @@
  */
 import { profileNamed } from '../profile.js';
 import { CACHE_LIMITS, type LifetimeBounds } from './cache-policy.js';
-import { checkDuration, checkWholeNumber, resolveFetchOptions, type ResolvedFetchOptions } from './options.js';
+import { checkDuration, checkWholeNumber, resolveFetchOptions, type ResolvedFetchOptions } from '../fetch/options.js';
 import { productToken } from './product-token.js';
 import type { RobotsCacheOptions } from './robots-cache-types.js';
 import type { RobotsStore } from './robots-store.js';

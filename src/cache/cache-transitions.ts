@@ -6,8 +6,8 @@
  * (a 304 updates the stored headers).
  */
 import { backoffAfter, CACHE_LIMITS, lifetimeOf, type LifetimeBounds } from './cache-policy.js';
-import type { NotModified, Validators } from './fetch-robots.js';
-import type { RobotsFetchResult, RobotsFetchVerdict, RobotsOutcome } from './outcome.js';
+import type { NotModified, Validators } from '../fetch/fetch-robots.js';
+import type { RobotsFetchResult, RobotsFetchVerdict, RobotsOutcome } from '../fetch/outcome.js';
 import type { RefreshFailure } from './robots-cache-types.js';
 
 /** A fetch result without its parse tree: what the cache reports of it. */

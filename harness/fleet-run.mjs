@@ -1,5 +1,5 @@
 /**
- * Runs a fleet of crawler processes (bench/fleet-crawler.mjs) over the sites of bench/fleet-sites.mjs, for
+ * Runs a fleet of crawler processes (harness/fleet-crawler.mjs) over the sites of harness/fleet-sites.mjs, for
  * test/redis-fleet.test.ts and bench/fleet.mjs: each process loaded and connected first, then all started at
  * once, each asking every origin in an order of its own.
  *
