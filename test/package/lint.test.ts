@@ -6,7 +6,9 @@
  *   (node10, node16 from CommonJS, node16 from ESM, bundler) and must find types for each, and no problem;
  * - a CommonJS consumer with TypeScript's default resolution (node10, which reads no exports map) compiles
  *   against the unpacked packages, every entry named;
- * - the declarations hold nothing marked `@internal` (tsconfig.json's stripInternal).
+ * - the declarations hold nothing marked `@internal` (tsconfig.json's stripInternal);
+ * - the root entry's values are the public API, and the internal ones it exported in 0.1, kept for a release,
+ *   are marked deprecated where an editor shows it (src/deprecated.ts).
  * Offline: nothing here asks a registry (`--no-definitely-typed`: no @types package is looked up).
  */
 import { execFile } from 'node:child_process';
@@ -14,10 +16,15 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
+import { createRequire } from 'node:module';
 import { promisify } from 'node:util';
 import { publint } from 'publint';
+import ts from 'typescript';
 import { formatMessage } from 'publint/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CACHE_LIMITS } from '../../src/cache/cache-policy.js';
+import { MAX_REDIRECTS } from '../../src/fetch/fetch-robots.js';
+import { MAX_LINE_BYTES } from '../../src/parse/lines.js';
 import { DROP_IN_PACKAGE, packPackage, ROOT, unpackAs, type PackedDropIn } from '../support/drop-in-package.js';
 
 const execFileAsync = promisify(execFile);
@@ -194,5 +201,69 @@ describe("a CommonJS consumer with TypeScript's default resolution (node10)", ()
         (error: { stdout?: string }) => error.stdout ?? String(error),
       ),
     ).resolves.toBe('compiled');
+  });
+});
+
+/** The values of the root entry: its public API, then what it keeps for one release (src/deprecated.ts). */
+const PUBLIC_VALUES = [
+  'AgentRules',
+  'DEFAULT_LINT_MAX_BYTES',
+  'DEFAULT_MAX_BYTES',
+  'HostRefusedError',
+  'LINT_CODES',
+  'RobotsCache',
+  'RobotsCacheDisposedError',
+  'RobotsTxt',
+  'RulesDisposedError',
+  'fetchRobotsTxt',
+  'init',
+  'isPublicAddress',
+  'lintRobotsTxt',
+  'matcherInfo',
+  'parseRobotsTxt',
+  'productToken',
+  'productTokens',
+  'publicHostsOnly',
+  'robotsLocation',
+  'setMatcher',
+];
+const DEPRECATED_VALUES = { CACHE_LIMITS, MAX_LINE_BYTES, MAX_REDIRECTS };
+
+describe('the root entry, packed', () => {
+  it('offers the public API, and the internal bounds of 0.1 for one more release with the same values', () => {
+    const entry = createRequire(join(consumer, 'index.js'))('robotstxt-wasm') as Record<string, unknown>;
+    expect(Object.keys(entry).sort()).toEqual([...PUBLIC_VALUES, ...Object.keys(DEPRECATED_VALUES)].sort());
+    for (const [name, value] of Object.entries(DEPRECATED_VALUES)) expect(entry[name], name).toEqual(value);
+  });
+
+  it('marks those bounds deprecated, so that an editor strikes them through and says what to do', () => {
+    const file = join(consumer, 'uses-deprecated.ts');
+    const source = `import { CACHE_LIMITS, MAX_LINE_BYTES, MAX_REDIRECTS, parseRobotsTxt } from 'robotstxt-wasm';\nvoid [CACHE_LIMITS, MAX_LINE_BYTES, MAX_REDIRECTS, parseRobotsTxt];\n`;
+    const read = (path: string): string | undefined => (path === file ? source : ts.sys.readFile(path));
+    const service = ts.createLanguageService({
+      getScriptFileNames: () => [file],
+      getScriptVersion: () => '1',
+      getScriptSnapshot: (path) => {
+        const text = read(path);
+        return text === undefined ? undefined : ts.ScriptSnapshot.fromString(text);
+      },
+      getCurrentDirectory: () => consumer,
+      getCompilationSettings: () => ({ module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, types: [] }),
+      getDefaultLibFileName: (options) => ts.getDefaultLibFilePath(options),
+      fileExists: (path) => path === file || ts.sys.fileExists(path),
+      readFile: read,
+    });
+    const deprecated = service
+      .getSuggestionDiagnostics(file)
+      .filter((diagnostic) => diagnostic.reportsDeprecated === true)
+      .map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, ' '));
+    expect([...new Set(deprecated)].sort()).toEqual(Object.keys(DEPRECATED_VALUES).map((name) => `'${name}' is deprecated.`));
+    const info = service.getQuickInfoAtPosition(file, source.indexOf('CACHE_LIMITS'));
+    expect(
+      info?.tags
+        ?.find((tag) => tag.name === 'deprecated')
+        ?.text?.map((part) => part.text)
+        .join(''),
+    ).toMatch(/^since 0\.2: internal, will be removed in 0\.3\./);
   });
 });
