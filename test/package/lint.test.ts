@@ -111,7 +111,8 @@ describe.each(SUBJECTS)('$name, packed', (subject) => {
     expect(messages.map((message) => `${message.type} ${message.code}: ${formatMessage(message, pkg) ?? ''}`)).toEqual([]);
   });
 
-  it('passes attw: every entry has types in node10, node16 (CommonJS and ESM) and bundler resolution', async () => {
+  // attw loads TypeScript and resolves every entry four ways: tens of seconds on a loaded machine.
+  it('passes attw: every entry has types in node10, node16 (CommonJS and ESM) and bundler resolution', { timeout: 180_000 }, async () => {
     const { exitCode, report } = await attw(tarballOf(subject));
     expect(report.analysis.problems).toEqual([]);
     expect(exitCode).toBe(0);
@@ -164,7 +165,7 @@ describe.each(SUBJECTS)('$name, packed', (subject) => {
 });
 
 describe("a CommonJS consumer with TypeScript's default resolution (node10)", () => {
-  it('finds the types of every entry of both packages', async () => {
+  it('finds the types of every entry of both packages', { timeout: 180_000 }, async () => {
     const source = [
       "import { parseRobotsTxt, RobotsCache } from 'robotstxt-wasm';",
       "import robotsParser = require('robotstxt-wasm/compat/robots-parser');",
