@@ -16,15 +16,12 @@ export type { ProfileName } from './profile.js';
 export type { CleanParam } from './parse/clean-param.js';
 export type { RequestRate, VisitTime } from './parse/group-directives.js';
 export type { AgentLine, Diagnostic, DiagnosticCode, Group, RuleLine } from './parse/model.js';
-export { MAX_LINE_BYTES } from './parse/lines.js';
-export { fetchRobotsTxt, MAX_REDIRECTS } from './fetch/fetch-robots.js';
+export { fetchRobotsTxt } from './fetch/fetch-robots.js';
 export type { FetchLike, FetchRobotsOptions } from './fetch/options.js';
 export { HostRefusedError, isPublicAddress, publicHostsOnly } from './fetch/host-policy.js';
 export { robotsLocation, type RobotsLocation } from './fetch/origin.js';
 export type { RobotsFetchReason, RobotsFetchResult, RobotsFetchRules, RobotsFetchVerdict, RobotsOutcome } from './fetch/outcome.js';
-export { CACHE_LIMITS } from './cache/cache-policy.js';
-export { productToken } from './cache/product-token.js';
-export { productTokens } from './cache/product-token.js';
+export { productToken, productTokens } from './cache/product-token.js';
 export type { AbortSignalInput, AbortSignalShape, BodyStreamShape, FetchInit, ResponseShape, URLInput, UrlShape } from './api/web-types.js';
 export { RobotsCache } from './cache/robots-cache.js';
 export {
@@ -44,3 +41,6 @@ export type { RobotsStore, RobotsStoreStats } from './cache/robots-store.js';
 export { lintRobotsTxt } from './lint/lint.js';
 export { LINT_CODES, type LintCode } from './lint/codes.js';
 export { DEFAULT_LINT_MAX_BYTES, type LintDiagnostic, type LintOptions, type LintSeverity } from './lint/diagnostic.js';
+
+// Internal bounds the root entry exported in 0.1, kept for one release (deprecated).
+export { CACHE_LIMITS, MAX_LINE_BYTES, MAX_REDIRECTS } from './deprecated.js';

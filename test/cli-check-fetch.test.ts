@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { homepage, version } from '../package.json';
+import { version } from '../package.json';
 import { CLI, run, runForBytes, type Run } from './support/cli.js';
 import { closedPort, closeServers, redirect, startServer, status, text } from './support/http-server.js';
 
@@ -283,7 +283,7 @@ describe('check against an http(s) URL', () => {
       'allowed     /               (no rule)',
       '',
     ]);
-    expect(server.requests[0]?.headers['user-agent']).toBe(`robotstxt-cli/${version} (+${homepage})`);
+    expect(server.requests[0]?.headers['user-agent']).toBe(`robotstxt-cli/${version} (+https://www.npmjs.com/package/robotstxt-wasm)`);
   });
 
   // RFC 9309 §2.3.1.3

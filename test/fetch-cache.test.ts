@@ -3,8 +3,8 @@
  * Time is an injected clock: the tests move it instead of sleeping.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { CACHE_LIMITS } from '../src/cache/cache-policy.js';
 import {
-  CACHE_LIMITS,
   matcherInfo,
   parseRobotsTxt,
   publicHostsOnly,

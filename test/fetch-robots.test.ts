@@ -8,12 +8,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   fetchRobotsTxt,
   HostRefusedError,
-  MAX_REDIRECTS,
   publicHostsOnly,
   type FetchLike,
   type FetchRobotsOptions,
   type RobotsFetchResult,
 } from '../src/platform/inline.js';
+import { MAX_REDIRECTS } from '../src/fetch/fetch-robots.js';
 import { closedPort, closeServers, hang, redirect, startServer, status, text, type TestServer } from './support/http-server.js';
 import { loopbackOnlyFetch } from './support/loopback-fetch.js';
 

@@ -103,7 +103,7 @@ export class AgentRules {
    * The applicable rules as the file wrote them, in file order, their patterns packed in a buffer of their
    * own (no view of the body): what the first verdicts are read from, what the rules are compiled from, and
    * what the table of explain() and `rules` is built from when first needed. Dropped once both the
-   * ruleset and the table are built, or given up for a source (rebuildTableFrom).
+   * ruleset and the table are built, or given up for a source that builds the table again (tableSource).
    */
   private records: RuleRecords | undefined;
   /** What explain() and `rules` show, packed; built on first use. */

@@ -3,9 +3,8 @@
  * fetch, the library's option and URL errors turned into usage errors, and how a result is told (in text
  * safe for a terminal, and in JSON).
  */
-import { homepage, version } from '../../package.json';
+import { version } from '../../package.json';
 import {
-  CACHE_LIMITS,
   DEFAULT_MAX_BYTES,
   fetchRobotsTxt,
   type ProfileName,
@@ -13,14 +12,17 @@ import {
   type RobotsFetchResult,
   type RobotsOutcome,
 } from './library.js';
+import { CACHE_LIMITS } from '../cache/cache-policy.js';
 import { HOST_OPTIONS, HOST_OPTIONS_HELP, HostGuard, readHostPolicy, refusalText, type HostPolicy } from './host-guard.js';
 import { note, printable } from './printable.js';
 import { oneOf, UsageError, wholeNumber } from './usage.js';
 
 // The filter modules import it from here, with the rest of what the commands share about reporting.
 
+/** Where the default User-Agent sends a site's owner who wants to know who is asking: the package's npm page. */
+export const ABOUT_URL = 'https://www.npmjs.com/package/robotstxt-wasm';
 /** The User-Agent header every subcommand sends when none is given: who is asking, and where to read about it. */
-export const DEFAULT_USER_AGENT = `robotstxt-cli/${version} (+${homepage})`;
+export const DEFAULT_USER_AGENT = `robotstxt-cli/${version} (+${ABOUT_URL})`;
 const DEFAULT_TIMEOUT_MS = 10_000;
 /** setTimeout's longest delay, which the library's timeoutMs may not pass. */
 const MAX_TIMEOUT_MS = 2_147_483_647;

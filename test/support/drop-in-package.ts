@@ -22,17 +22,20 @@ export interface PackedDropIn {
 }
 
 /**
- * Packs robots-parser-wasm into `destination`. --ignore-scripts: its prepack would rebuild dist/ under the
- * feet of the other tests; `npm test` has built it.
+ * Packs the package in `folder` (robotstxt-wasm at ROOT, or robots-parser-wasm) into `destination`.
+ * --ignore-scripts: its prepack would rebuild dist/ under the feet of the other tests; `npm test` has built it.
  */
-export async function packDropIn(destination: string): Promise<PackedDropIn> {
-  const { stdout } = await execFileAsync(
-    'npm',
-    ['pack', DROP_IN_PACKAGE, '--pack-destination', destination, '--json', '--ignore-scripts'],
-    { cwd: ROOT },
-  );
+export async function packPackage(folder: string, destination: string): Promise<PackedDropIn> {
+  const { stdout } = await execFileAsync('npm', ['pack', folder, '--pack-destination', destination, '--json', '--ignore-scripts'], {
+    cwd: ROOT,
+  });
   const [packed] = JSON.parse(stdout) as [{ filename: string; files: { path: string }[] }];
   return { tarball: join(destination, packed.filename), files: packed.files.map((file) => file.path) };
+}
+
+/** Packs robots-parser-wasm into `destination` (packPackage). */
+export function packDropIn(destination: string): Promise<PackedDropIn> {
+  return packPackage(DROP_IN_PACKAGE, destination);
 }
 
 /** Unpacks `tarball` as `<folder>/node_modules/<name>`, and returns that path. */

@@ -68,7 +68,6 @@ export const {
   init,
   LINT_CODES,
   lintRobotsTxt,
-  MAX_LINE_BYTES,
   matcherInfo,
   parseRobotsTxt,
   RobotsCache,
