@@ -1,9 +1,9 @@
 /**
- * The README's pipeline guide ("`filter` in a pipeline", "Splitting a log across machines") runs as written: each
- * shell block is run by bash in a folder holding the files it names (robots/, urls.txt.xz, urls.txt, access.log),
- * with `robotstxt` on PATH as the built command, and what it writes is checked against one plain run. Only the
- * part size is changed (3 lines instead of 1,000,000, so that a small log makes several parts); the Hadoop line is
- * not run.
+ * The `robotstxt` command's pipeline guide (docs/cli.md) and the README's first steps for a log run as written:
+ * every block of either marked `<!-- run by cli-guide.test.ts -->` is run by bash in a folder holding the files it
+ * names (robots/, urls.txt.xz, urls.txt, access.log), with `robotstxt` on PATH as the built command, and what it
+ * writes is checked against one plain run (the summary's JSON is checked against a real run's). Only the part size
+ * is changed (3 lines instead of 1,000,000, so that a small log makes several parts); the Hadoop line is not run.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,19 +12,31 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLI } from './support/cli.js';
+import { blocksRunBy, DOCS_DIR, README } from './support/doc-examples.js';
 import { systemTool } from './support/system-tool.js';
 
-const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+const GUIDE = join(DOCS_DIR, 'cli.md');
+const guide = blocksRunBy(readFileSync(GUIDE, 'utf8'), GUIDE, 'cli-guide.test.ts');
+const readme = blocksRunBy(readFileSync(README, 'utf8'), README, 'cli-guide.test.ts');
 
-/** The ```sh blocks of the README section that starts with `heading`, in order. */
+/** The blocks of docs/cli.md under `heading` that this suite runs, in order. */
 function shellBlocks(heading: string): string[] {
-  const start = README.indexOf(`\n${heading}\n`);
-  expect(start, `README.md has a section "${heading}"`).toBeGreaterThan(0);
-  const next = README.indexOf('\n## ', start + 1);
-  const nextSub = README.indexOf('\n### ', start + 1);
-  const end = Math.min(next < 0 ? README.length : next, nextSub < 0 ? README.length : nextSub);
-  return [...README.slice(start, end).matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1] as string);
+  const found = guide.filter((block) => block.heading === heading && block.info === 'sh').map((block) => block.source);
+  expect(found.length, `docs/cli.md has blocks under "${heading}" run by cli-guide.test.ts`).toBeGreaterThan(0);
+  return found;
 }
+
+describe('the blocks marked for this suite', () => {
+  it('are the ones it runs, no more', () => {
+    expect(guide.map((block) => `${block.heading}: ${block.info}`)).toEqual([
+      '`filter` in a pipeline: sh',
+      '`filter` in a pipeline: json',
+      'Splitting a log across machines: sh',
+      'Splitting a log across machines: sh',
+    ]);
+    expect(readme.map((block) => `${block.heading}: ${block.info}`)).toEqual(['First steps: sh']);
+  });
+});
 
 const work = mkdtempSync(join(tmpdir(), 'robotstxt-guide-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -76,10 +88,10 @@ const xz = systemTool({ name: 'xz', install: 'apt-get install -y xz-utils' });
 const jq = systemTool({ name: 'jq', install: 'apt-get install -y jq' });
 const parallel = systemTool({ name: 'parallel', install: 'apt-get install -y parallel', version: /^GNU parallel/ });
 
-describe.skipIf(!xz.found || !jq.found)('README: `filter` in a pipeline', () => {
+describe.skipIf(!xz.found || !jq.found)('docs/cli.md: `filter` in a pipeline', () => {
   it('runs as written, and each command writes what one run of the command says', () => {
     execFileSync('xz', ['-k', '-f', 'urls.txt'], { cwd: work });
-    const [block] = shellBlocks('### `filter` in a pipeline');
+    const [block] = shellBlocks('`filter` in a pipeline');
     const run = bash(block as string);
     expect(run.code, run.stderr).toBe(0);
     // More than half of these lines are not malformed: no warning, and the summaries are off (-q) or on stderr only.
@@ -103,9 +115,9 @@ describe.skipIf(!xz.found || !jq.found)('README: `filter` in a pipeline', () => 
   });
 });
 
-describe('README: splitting a log across machines', () => {
+describe('docs/cli.md: splitting a log across machines', () => {
   it('split, filtered part by part with --first-line, and sorted by n: the records of one run', () => {
-    const [block] = shellBlocks('### Splitting a log across machines');
+    const [block] = shellBlocks('Splitting a log across machines');
     const run = bash((block as string).replaceAll('1000000', '3'));
     expect(run.code, run.stderr).toBe(0);
     expect(readdirParts()).toEqual(['part.0000', 'part.0001', 'part.0002']);
@@ -115,7 +127,7 @@ describe('README: splitting a log across machines', () => {
   });
 
   it.skipIf(!parallel.found)('GNU parallel with -N and --first-line: the records of one run', () => {
-    const block = shellBlocks('### Splitting a log across machines')[1] as string;
+    const block = shellBlocks('Splitting a log across machines')[1] as string;
     const lines = block.slice(0, block.indexOf('# Hadoop')).replaceAll('1000000', '3').replace('64M', '4k');
     const run = bash(lines);
     expect(run.code, run.stderr).toBe(0);
@@ -128,7 +140,7 @@ function readdirParts(): string[] {
   return execFileSync('bash', ['-c', 'ls part.???? | sort'], { cwd: work, encoding: 'utf8' }).trim().split('\n');
 }
 
-describe("README: the summary's JSON", () => {
+describe("docs/cli.md: the summary's JSON", () => {
   /** The keys of an object, nested ones as `a.b`, down to the counts (a map of causes is a map, not keys). */
   function keysOf(value: unknown, prefix = ''): string[] {
     if (typeof value !== 'object' || value === null || prefix.endsWith('causes.')) return [];
@@ -136,9 +148,8 @@ describe("README: the summary's JSON", () => {
   }
 
   it('has the fields of a real run’s --summary-json, with --fetch', () => {
-    const start = README.indexOf('**The summary.**');
-    const example = /```json\n([\s\S]*?)```/.exec(README.slice(start))?.[1];
-    expect(example, 'a json block after "The summary."').toBeDefined();
+    const example = guide.find((block) => block.info === 'json')?.source;
+    expect(example, 'a json block run by this suite').toBeDefined();
     const shown = JSON.parse(example as string) as unknown;
     // A --fetch run of one refused host: nothing is sent, and the summary has every field a fetch gives.
     const path = join(work, 'summary.json');
@@ -149,5 +160,14 @@ describe("README: the summary's JSON", () => {
     });
     const real = JSON.parse(readFileSync(path, 'utf8')) as unknown;
     expect(keysOf(shown).sort()).toEqual(keysOf(real).sort());
+  });
+});
+
+describe('README.md: the first steps of a log', () => {
+  it('runs as written: the allowed lines, then every line as CSV', () => {
+    const run = bash(readme[0]!.source);
+    expect(run.code, run.stderr).toBe(0);
+    expect(readFileSync(join(work, 'allowed.txt')).equals(filter('urls.txt'))).toBe(true);
+    expect(readFileSync(join(work, 'verdicts.csv')).equals(filter('--emit', 'all', '--format', 'csv', 'urls.txt'))).toBe(true);
   });
 });

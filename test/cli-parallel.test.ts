@@ -1,7 +1,7 @@
 /**
- * GNU parallel over `robotstxt filter` (README.md, "Beyond one machine"): `parallel --pipe --keep-order` cuts a
+ * GNU parallel over `robotstxt filter` (docs/cli.md, "Splitting a log across machines"): `parallel --pipe --keep-order` cuts a
  * URL log into blocks at line ends, runs one filter per block and joins their outputs in order; the result must
- * be the bytes of one filter over the whole log. The README's own line runs here, with a 4 kB block instead of
+ * be the bytes of one filter over the whole log. The guide's own line runs here, with a 4 kB block instead of
  * 64 MB so that the log of about 50 kB is cut into many blocks (the job log counts them), and the filter runs
  * in its other output modes the same way. The log mixes hosts, rules, line lengths (some longer than a block),
  * CRLF lines, malformed lines and bytes that are not UTF-8, and ends without a newline.
@@ -123,11 +123,11 @@ function expectSeveralJobs(): void {
 }
 
 describe.skipIf(!parallel.found)('GNU parallel over robotstxt filter', () => {
-  it("the README's line writes the bytes of one process, over many blocks", async () => {
-    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+  it("the guide's line writes the bytes of one process, over many blocks", async () => {
+    const readme = readFileSync(new URL('../docs/cli.md', import.meta.url), 'utf8');
     const line = readme.split('\n').find((text) => text.startsWith('parallel --pipe'));
     const parts = /^(parallel .*) --block 64M (robotstxt filter .*) < urls\.txt > allowed\.txt$/.exec(line ?? '');
-    expect(parts, `README.md's parallel line: ${line}`).not.toBeNull();
+    expect(parts, `docs/cli.md's parallel line: ${line}`).not.toBeNull();
     const [, parallelOptions = '', filter = ''] = parts ?? [];
     const oneProcess = await run('sh', ['-c', `${filter} < urls.txt > alone.txt`]);
     expect(oneProcess.code, oneProcess.stderr).toBe(0);

@@ -1,22 +1,23 @@
 /**
- * README.md's fleet example needs a Redis server, which the documentation's runner (test/doc-examples.test.ts)
- * does not start, so it is marked `// not run` there; this suite runs it, with its result comments asserted, against a
- * real redis-server on 127.0.0.1 (REDIS_URL), its fetches of https://example.com answered from 127.0.0.1 as every
- * documentation example's are (test/support/example-fetch-preload.mjs).
+ * The guide's fleet example (docs/fleet.md) needs a Redis server, which the documentation's runner
+ * (test/doc-examples.test.ts) does not start, so it is marked `<!-- run by redis-readme.test.ts -->` there; this suite
+ * runs it, with its result comments asserted, against a real redis-server on 127.0.0.1 (REDIS_URL), its fetches of
+ * https://example.com answered from 127.0.0.1 as every documentation example's are
+ * (test/support/example-fetch-preload.mjs).
  */
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeFailure, ExampleRunner, extractMarkdownExamples, README } from './support/doc-examples.js';
+import { blocksRunBy, describeFailure, DOCS_DIR, ExampleRunner } from './support/doc-examples.js';
 import { closeServers, startServer, text } from './support/http-server.js';
 import { redisServerTool, startRedisServer, type RedisServer } from './support/redis-server.js';
 
-const HEADING = 'A fleet of crawlers';
-const NOT_RUN = '// not run: needs a Redis server (test/redis-readme.test.ts runs it against one)';
+const FLEET = join(DOCS_DIR, 'fleet.md');
 const TIMEOUT_MS = 20_000;
 
 const redis = redisServerTool();
 
-describe.skipIf(!redis.found)(`README.md: ${HEADING}`, () => {
+describe.skipIf(!redis.found)('docs/fleet.md: the Redis example', () => {
   let server: RedisServer;
   let runner: ExampleRunner;
 
@@ -33,12 +34,10 @@ describe.skipIf(!redis.found)(`README.md: ${HEADING}`, () => {
   });
 
   it('runs against redis-server, its results as the comments say', async () => {
-    const markdown = readFileSync(README, 'utf8');
-    expect(markdown).toContain(NOT_RUN);
-    // The same lines, the marker blanked: line numbers stay those of README.md.
-    const { examples } = extractMarkdownExamples(markdown.replace(NOT_RUN, ''), README);
-    const example = examples.find((found) => found.name === `README.md: ${HEADING} #1`);
-    expect(example, `README.md has no example under "${HEADING}"`).toBeDefined();
+    const blocks = blocksRunBy(readFileSync(FLEET, 'utf8'), FLEET, 'redis-readme.test.ts');
+    expect(blocks.length, 'docs/fleet.md has one block run by redis-readme.test.ts').toBe(1);
+    const example = blocks[0]!.example;
+    expect(example, 'the block is TypeScript').toBeDefined();
     process.env.REDIS_URL = server.url;
     try {
       const result = await runner.runExample(example!, []);

@@ -141,15 +141,15 @@ describe('the Workers entry, inside workerd', () => {
 });
 
 /**
- * The README's Worker module whose first line is `marker`, written to test/.examples/<name>.js (git-ignored,
+ * The Worker module of docs/workers.md marked `<!-- run by workers.test.ts: <marker> -->`, written to test/.examples/<name>.js (git-ignored,
  * where the doc tests write the examples they run) with the package's entries imported by their paths in
  * dist/, as the `workerd` condition picks them. Returns its path from the root.
  */
 async function readmeWorkerModule(marker: string, name: string): Promise<string> {
-  const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
-  const block = /```js\n([\s\S]*?)```/g;
-  const source = [...readme.matchAll(block)].map((match) => match[1] as string).find((code) => code.startsWith(marker));
-  expect(source, `the README has a Worker example starting ${marker}`).toBeDefined();
+  const guide = await readFile(join(ROOT, 'docs', 'workers.md'), 'utf8');
+  const block = /<!-- run by workers\.test\.ts: (.*?) -->\n\n```js\n([\s\S]*?)```/g;
+  const source = [...guide.matchAll(block)].find((match) => match[1] === marker)?.[2];
+  expect(source, `docs/workers.md has a Worker example marked ${marker}`).toBeDefined();
   await mkdir(join(ROOT, 'test/.examples'), { recursive: true });
   const path = `test/.examples/${name}.js`;
   const imported = (source as string)
@@ -159,9 +159,9 @@ async function readmeWorkerModule(marker: string, name: string): Promise<string>
   return path;
 }
 
-describe("the README's Worker", () => {
+describe("docs/workers.md's Worker", () => {
   it('runs in workerd as written, answering for a site served on 127.0.0.1', async () => {
-    const path = await readmeWorkerModule('// not run: a Worker module, run inside workerd by test/workers.test.ts', 'readme-worker');
+    const path = await readmeWorkerModule('a Worker module, run inside workerd', 'readme-worker');
     const site = await startServer({ '/robots.txt': text('User-agent: *\nDisallow: /private/\n') });
     const readmeWorker = await worker(path);
     const ask = encodeURIComponent(`${site.origin}/private/plans`);
@@ -373,9 +373,9 @@ describe('RobotsCache over the Cache API, shared by the isolates of a data centr
     expect(site.count()).toBe(2);
   });
 
-  it("the README's Worker runs in workerd as written: its second isolate answers from the first one's fetch", async () => {
+  it("docs/workers.md's Worker runs in workerd as written: its second isolate answers from the first one's fetch", async () => {
     const path = await readmeWorkerModule(
-      '// not run: a Worker module sharing fetched files through the Cache API, run inside workerd by test/workers.test.ts',
+      'a Worker module sharing fetched files through the Cache API, run inside workerd',
       'readme-cache-api-worker',
     );
     const site = await startServer({ '/robots.txt': text(ROBOTS) });

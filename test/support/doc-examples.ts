@@ -1,18 +1,31 @@
 /**
- * The documentation's examples, run: README.md's code blocks and the `@example`s of the published type
- * declarations (dist/index.d.ts) are extracted, instrumented with assertions from their result comments,
- * and run as ES modules, each in its own `node` process (test/doc-examples.test.ts).
+ * The documentation's examples, run: the code blocks of README.md and of the guide's pages (every .md file
+ * under docs/) and the `@example`s of the published type declarations (dist/index.d.ts) are extracted, instrumented with
+ * assertions from their result comments, and run as ES modules, each in its own `node` process
+ * (test/doc-examples.test.ts).
+ *
+ * Every fenced block of those Markdown files is run or marked, and a test holds that (no silent skip):
+ * - A block tagged ts, typescript, js, javascript or mjs runs here, unless it is marked.
+ * - A mark is an HTML comment, the last non-blank line before the block's fence, so that GitHub and
+ *   VitePress render nothing of it:
+ *   - `<!-- not run: <reason> -->`: not run anywhere (configuration, a shell session that needs the
+ *     network, a diagram); the reason says why, and what tests the same thing if something does.
+ *   - `<!-- run by <name>.test.ts[: <note>] -->`: run by that test file instead (a Redis server, workerd, the
+ *     `robotstxt` command in bash). The file must exist under test/ and read the page (its source names the
+ *     page's file name); it finds its blocks with `blocksRunBy()`.
+ *   Any other block (sh, json, html, text, untagged) without a mark fails the test.
  *
  * Which examples
- * - README.md: fenced blocks tagged ts, typescript, js, javascript or mjs (other tags, and untagged
- *   blocks, are not code to run). Named `README.md: <nearest heading above> #<n>`, n counting the blocks
- *   under that heading from 1.
+ * - Markdown: the blocks that run here, as above. Named `<path>: <nearest heading above> #<n>` (the path
+ *   from the repository root: `README.md`, `docs/crawling.md`), n counting the JS/TS blocks under that
+ *   heading from 1.
  * - dist/index.d.ts: every `@example` of a JSDoc comment (up to the next `@tag` or the comment's end, the
  *   leading ` * ` stripped). Named after the declaration it documents: `index.d.ts: RobotsCache.isAllowed`,
  *   `#2` and on when one declaration has several. They are TypeScript. One without an `import` sees every
  *   value the package exports, as if imported from 'robotstxt-wasm' (its body runs in a block, so its own
  *   declarations may shadow them).
- * - An example whose first line is `// not run: <reason>` is not run; the test lists it as skipped.
+ * - An example whose first line is `// not run: <reason>` is not run; the test lists it as skipped (the
+ *   declarations' way; Markdown blocks are marked by the HTML comment above instead, which stays unseen).
  *
  * Result comments: what a statement's value is, asserted
  * - `EXPR; // VALUE` (or `await EXPR; // VALUE`): the value of EXPR deep-equals VALUE.
@@ -46,7 +59,7 @@
  *   fetch on the tests' 127.0.0.1 server.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Script } from 'node:vm';
@@ -54,6 +67,8 @@ import ts from 'typescript';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const README = join(ROOT, 'README.md');
+/** The guide: every Markdown page under docs/ (not the site generator's folders, nor generated output). */
+export const DOCS_DIR = join(ROOT, 'docs');
 export const DECLARATIONS = join(ROOT, 'dist', 'index.d.ts');
 /** Where the instrumented examples are written; git-ignored. */
 export const EXAMPLES_DIR = join(ROOT, 'test', '.examples');
@@ -102,18 +117,62 @@ function sortOut(found: DocExample[]): Extracted {
   return { examples, skipped };
 }
 
-/** The code blocks of a Markdown file that are JavaScript or TypeScript. */
-export function extractMarkdownExamples(markdown: string, file: string): Extracted {
+/** The README and every page of the guide, as absolute paths, README first, then the pages in name order. */
+export function documentationFiles(): string[] {
+  const pages: string[] = [];
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      if (entry.name.startsWith('.') || entry.name === 'public' || entry.name === 'node_modules') continue;
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.name.endsWith('.md')) pages.push(path);
+    }
+  };
+  walk(DOCS_DIR);
+  return [README, ...pages];
+}
+
+/** How a fenced block is marked: not run, or run by another test file. */
+export type BlockMark =
+  { readonly kind: 'not-run'; readonly reason: string } | { readonly kind: 'run-by'; readonly test: string; readonly note: string };
+
+export interface FencedBlock {
+  /** Absolute path of the Markdown file. */
+  readonly file: string;
+  /** 1-based line of the block's first line of code (the line after the fence). */
+  readonly line: number;
+  /** The info string's first word, as written (`sh`, `ts`, `` for none). */
+  readonly info: string;
+  /** The JS/TS language, when the block is one. */
+  readonly language: ExampleLanguage | undefined;
+  /** The nearest heading above. */
+  readonly heading: string;
+  readonly source: string;
+  readonly mark: BlockMark | undefined;
+}
+
+const NOT_RUN_MARK = /^\s*<!--\s*not run:\s*(.*?)\s*-->\s*$/i;
+const RUN_BY_MARK = /^\s*<!--\s*run by\s+([\w.-]+\.test\.ts)\s*(?::\s*(.*?))?\s*-->\s*$/i;
+/** Any HTML comment that looks like a mark, to refuse misspelt ones rather than ignore them. */
+const LOOKS_LIKE_MARK = /^\s*<!--\s*(?:not[\s_-]*run|run[\s_-]*by)\b/i;
+
+/** Every fenced code block of a Markdown file, with its mark. A malformed mark throws. */
+export function fencedBlocks(markdown: string, file: string): FencedBlock[] {
   const lines = markdown.split(/\r?\n/);
-  const found: DocExample[] = [];
-  const perHeading = new Map<string, number>();
+  const blocks: FencedBlock[] = [];
   let heading = '(top)';
+  let lastText = '';
+  let lastTextLine = 0;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     const fence = /^( {0,3})(`{3,}|~{3,})\s*([^\s`]*)/.exec(line);
     if (fence === null) {
       const title = /^ {0,3}#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
       if (title !== null) heading = title[1]!;
+      if (line.trim() !== '') {
+        lastText = line;
+        lastTextLine = i + 1;
+      }
       continue;
     }
     const [, indent, marker, info] = fence as unknown as [string, string, string, string];
@@ -124,22 +183,81 @@ export function extractMarkdownExamples(markdown: string, file: string): Extract
       body.push(lines[j]!.startsWith(indent) ? lines[j]!.slice(indent.length) : lines[j]!.trimStart());
       j++;
     }
-    const language = LANGUAGES[info.toLowerCase()];
-    if (language !== undefined) {
-      const n = (perHeading.get(heading) ?? 0) + 1;
-      perHeading.set(heading, n);
-      found.push({
-        name: `${basename(file)}: ${heading} #${n}`,
-        file,
-        line: i + 2,
-        language,
-        source: body.join('\n'),
-        importsPackage: false,
-      });
+    let mark: BlockMark | undefined;
+    const notRun = NOT_RUN_MARK.exec(lastText);
+    const runBy = RUN_BY_MARK.exec(lastText);
+    if (notRun !== null) mark = { kind: 'not-run', reason: notRun[1] || '(no reason given)' };
+    else if (runBy !== null) mark = { kind: 'run-by', test: runBy[1]!, note: runBy[2] ?? '' };
+    else if (LOOKS_LIKE_MARK.test(lastText)) {
+      throw new ExampleSourceError(
+        `${relative(ROOT, file)}:${lastTextLine}: a mark that is neither "<!-- not run: reason -->" nor "<!-- run by name.test.ts -->"`,
+      );
     }
+    blocks.push({ file, line: i + 2, info, language: LANGUAGES[info.toLowerCase()], heading, source: body.join('\n'), mark });
+    lastText = '';
     i = j;
   }
-  return sortOut(found);
+  return blocks;
+}
+
+/** A file's name in example names and messages: its path from the repository root. */
+function displayName(file: string): string {
+  const path = relative(ROOT, file);
+  return path.startsWith('..') ? basename(file) : path;
+}
+
+/** The blocks of a Markdown file as examples (JS/TS ones only), each named by its heading. */
+function asExamples(blocks: readonly FencedBlock[]): DocExample[] {
+  const perHeading = new Map<string, number>();
+  const examples: DocExample[] = [];
+  for (const block of blocks) {
+    if (block.language === undefined) continue;
+    const n = (perHeading.get(block.heading) ?? 0) + 1;
+    perHeading.set(block.heading, n);
+    examples.push({
+      name: `${displayName(block.file)}: ${block.heading} #${n}`,
+      file: block.file,
+      line: block.line,
+      language: block.language,
+      source: block.source,
+      importsPackage: false,
+    });
+  }
+  return examples;
+}
+
+/**
+ * The code blocks of a Markdown file that are JavaScript or TypeScript and run here; those marked (or, as in
+ * the declarations, starting with `// not run:`) are listed as skipped, with their reason.
+ */
+export function extractMarkdownExamples(markdown: string, file: string): Extracted {
+  const blocks = fencedBlocks(markdown, file);
+  const examples = asExamples(blocks);
+  const marked = new Map(blocks.filter((block) => block.language !== undefined).map((block) => [block.line, block.mark]));
+  const unmarked: DocExample[] = [];
+  const skipped: SkippedExample[] = [];
+  for (const example of examples) {
+    const mark = marked.get(example.line);
+    if (mark === undefined) unmarked.push(example);
+    else {
+      const reason = mark.kind === 'not-run' ? mark.reason : `run by ${mark.test}${mark.note === '' ? '' : `: ${mark.note}`}`;
+      skipped.push({ name: example.name, file, line: example.line, reason });
+    }
+  }
+  const sorted = sortOut(unmarked);
+  return { examples: sorted.examples, skipped: [...skipped, ...sorted.skipped].sort((a, b) => a.line - b.line) };
+}
+
+/**
+ * The blocks of a Markdown file marked `<!-- run by <test> -->`, in order: what the test named `test` (its file
+ * name, `cli-guide.test.ts`) must run. JS/TS ones come with an example to give ExampleRunner.
+ */
+export function blocksRunBy(markdown: string, file: string, test: string): (FencedBlock & { example?: DocExample })[] {
+  const blocks = fencedBlocks(markdown, file);
+  const examples = new Map(asExamples(blocks).map((example) => [example.line, example]));
+  return blocks
+    .filter((block) => block.mark?.kind === 'run-by' && block.mark.test === test)
+    .map((block) => ({ ...block, example: examples.get(block.line) }));
 }
 
 /** The name of the declaration a JSDoc comment documents: `RobotsCache.isAllowed`, `parseRobotsTxt`. */
