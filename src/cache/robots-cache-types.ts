@@ -60,6 +60,7 @@ export interface RobotsCacheOptions extends FetchRobotsOptions {
 
 /** Options of one call: `signal` lets the caller stop waiting (the shared fetch goes on for the others). */
 export interface RobotsCallOptions {
+  /** Rejects the call with the signal's reason when it aborts first. */
   readonly signal?: AbortSignalInput;
 }
 
@@ -73,6 +74,7 @@ export type RobotsSourceKind = 'network' | 'revalidated' | 'cache' | 'store' | '
 
 /** A refresh that found the site unreachable while an older copy was served instead. */
 export interface RefreshFailure {
+  /** Why the refresh failed: a reason whose outcome is `'disallow-all'` (`'timeout'`, `'server-error'` …). */
   readonly reason: RobotsFetchReason;
   /** 0 when no response arrived. */
   readonly status: number;
@@ -108,6 +110,7 @@ export interface RobotsSource extends Pick<
   readonly fetchedAt: number;
   /** When the cache asks the network again (ms). */
   readonly expiresAt: number;
+  /** Where the answer came from: the network, a 304, this cache, the shared store, or a stale copy. */
   readonly from: RobotsSourceKind;
   /** Set when `from` is `'stale'`: the refresh that failed. */
   readonly refreshFailure?: RefreshFailure;
@@ -115,15 +118,21 @@ export interface RobotsSource extends Pick<
 
 /** An origin whose robots.txt was fetched (2xx): the file, and its rules compiled for the cache's agent. */
 export interface CachedRobotsRules extends RobotsSource {
+  /** The file's rules decide. */
   readonly outcome: 'rules';
+  /** The parsed file (the cache's: do not dispose it). */
   readonly robots: RobotsTxt;
+  /** Its rules for the cache's `agent`, compiled (the cache's: do not dispose them). */
   readonly rules: AgentRules;
 }
 
 /** An origin with no file to apply: everything allowed (4xx) or nothing (unreachable). */
 export interface CachedRobotsVerdict extends RobotsSource {
+  /** Everything may be crawled, or nothing: see RobotsOutcome. */
   readonly outcome: 'allow-all' | 'disallow-all';
+  /** No file: always undefined. */
   readonly robots?: undefined;
+  /** No rules: always undefined. */
   readonly rules?: undefined;
 }
 
@@ -141,6 +150,7 @@ export type CachedRobots = CachedRobotsRules | CachedRobotsVerdict;
 
 /** A verdict with the rule that decided it and the robots.txt it came from. */
 export interface CachedExplanation extends Explanation {
+  /** The robots.txt the verdict was read from (or the outcome that stood in for it). */
   readonly source: RobotsSource;
 }
 

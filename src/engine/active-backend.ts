@@ -114,6 +114,7 @@ export function currentRecordReader(): RecordReader {
 
 /** Which matcher compiles now, and how many bytes of WebAssembly memory compiled rules and buffers hold. */
 export interface MatcherInfo {
+  /** The matcher that answers: `'wasm'` or `'typescript'`. */
   readonly kind: BackendKind;
   /** 0 while WebAssembly is unused. */
   readonly wasmBytesInUse: number;

@@ -98,6 +98,8 @@ export function reasonForStatus(status: number, profile: Profile): RobotsFetchRe
 export type RobotsFetchResult = RobotsFetchRules | RobotsFetchVerdict;
 
 interface RobotsFetchCommon {
+  /** What the crawler may do: follow the file's rules, or crawl everything, or nothing (see RobotsOutcome). */
+  readonly outcome: RobotsOutcome;
   /** Why: see RobotsFetchReason. */
   readonly reason: RobotsFetchReason;
   /** The last HTTP status received; 0 when no response arrived (timeout, network error, host refused). */
@@ -134,8 +136,9 @@ interface RobotsFetchCommon {
    * otherwise. RobotsCache waits at least this long, within its back-off ceiling.
    */
   readonly retryAfter: number | undefined;
-  /** The final response's `ETag` and `Last-Modified`, which RobotsCache revalidates with. */
+  /** The final response's `ETag`, which RobotsCache revalidates with. */
   readonly etag: string | undefined;
+  /** The final response's `Last-Modified`, which RobotsCache revalidates with. */
   readonly lastModified: string | undefined;
 }
 
@@ -143,11 +146,13 @@ interface RobotsFetchCommon {
 export interface RobotsFetchRules extends RobotsFetchCommon {
   readonly outcome: 'rules';
   readonly reason: 'ok';
+  /** The parsed file; yours to dispose() when done. */
   readonly robots: RobotsTxt;
 }
 
 /** No file to parse: everything allowed or everything disallowed. */
 export interface RobotsFetchVerdict extends RobotsFetchCommon {
   readonly outcome: 'allow-all' | 'disallow-all';
+  /** No file: always undefined. */
   readonly robots?: undefined;
 }

@@ -7,6 +7,8 @@
  * centre match; other data centres do not see it, and on `*.workers.dev` hosts the Cache API stores
  * nothing (every match misses), so each isolate fetches for itself there.
  * https://developers.cloudflare.com/workers/runtime-apis/cache/
+ *
+ * @module robotstxt-wasm/cache-api
  */
 import type { ResponseShape } from '../api/web-types.js';
 import { checkWholeNumber } from '../fetch/options.js';
@@ -24,6 +26,7 @@ export interface CacheApiCache {
   put(request: string, response: ResponseShape): Promise<unknown>;
 }
 
+/** Options of cacheApiStore(): which cache, the key prefix and the bound on values. */
 export interface CacheApiStoreOptions {
   /** The cache to use. Default: `caches.default` (Cloudflare Workers). Not with `cacheName`. */
   readonly cache?: CacheApiCache;

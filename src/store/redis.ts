@@ -5,11 +5,14 @@
  * serves every major. Deadlines are not kept here: RobotsCache gives each store call its own
  * (`storeTimeoutMs`), which matters since both clients queue commands while disconnected.
  * https://redis.io/docs/latest/commands/set/, https://redis.io/docs/latest/develop/use/patterns/distributed-locks/
+ *
+ * @module robotstxt-wasm/redis
  */
 import type { RobotsStore } from '../cache/robots-store.js';
 
 /** An ioredis client (`new Redis()`): what this adapter uses of it. */
 export interface IoredisClient {
+  /** Sends one command (`'SET'`, `'EVAL'` …) with its arguments; resolves to Redis's reply. */
   call(command: string, ...args: string[]): Promise<unknown>;
 }
 
@@ -18,11 +21,14 @@ export interface IoredisClient {
  * client (`createCluster()`) has a sendCommand of another shape and is not one.
  */
 export interface NodeRedisClient {
+  /** Sends one command, its name first (`['SET', key, value]`); resolves to Redis's reply. */
   sendCommand(args: string[]): Promise<unknown>;
 }
 
+/** The clients redisStore() takes: ioredis's (`call`) or node-redis's (`sendCommand`), found at run time. */
 export type RedisClient = IoredisClient | NodeRedisClient;
 
+/** Options of redisStore(): the key prefix and the bound on values. */
 export interface RedisStoreOptions {
   /**
    * Put before each of the cache's keys (`robotstxt:v1/record/https://example.com`), so that the records
