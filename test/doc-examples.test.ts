@@ -1,15 +1,17 @@
 /**
  * The documentation runs: every JavaScript/TypeScript code block of README.md and every `@example` of the
- * published declarations (dist/index.d.ts, built by `npm test` first) runs in its own `node` process, and
+ * published declarations (each entry's dist/*.d.ts, built by `npm test` first) runs in its own `node` process, and
  * the values its result comments show (`expr; // value`) are asserted. The conventions (which blocks, how
  * to mark one as not run, which comments are asserted, `…`) are documented at the top of
  * test/support/doc-examples.ts.
  *
  * Network: the examples fetch `https://example.com/…` for real, from a real node:http server on
  * 127.0.0.1 that serves the SITES table below; only the host is rewritten, by the fetch that
- * test/support/example-fetch-preload.mjs installs in each example's process. Nothing leaves 127.0.0.1.
+ * test/support/example-fetch-preload.mjs installs in each example's process. The declarations' examples
+ * start their own site on 127.0.0.1 instead, so that they run as users copy them. Nothing leaves 127.0.0.1.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compare, some, someItems } from './support/doc-example-runtime.js';
 import {
@@ -28,6 +30,7 @@ import {
   type Extracted,
 } from './support/doc-examples.js';
 import { closeServers, redirect, startServer, text, type Route } from './support/http-server.js';
+import { redisServerTool, startRedisServer, type RedisServer } from './support/redis-server.js';
 
 /** An HTML page linking to `links`. */
 function page(title: string, links: readonly string[] = []): string {
@@ -84,18 +87,30 @@ function routes(sites: Record<string, Record<string, string | Route>>): Record<s
  * Result values asserted today, per file: a rewrite of the documentation must not drop them unnoticed.
  * Raise them when examples gain results; lower them only on purpose.
  */
-const FLOOR = { readme: 24, declarations: 37 };
+const FLOOR = { readme: 24, declarations: 77 };
 const TIMEOUT_MS = 20_000;
 
 const readme = extractMarkdownExamples(readFileSync(README, 'utf8'), README);
-const built = existsSync(DECLARATIONS);
-const declarationText = built ? readFileSync(DECLARATIONS, 'utf8') : '';
-const declarations: Extracted = built ? extractDeclarationExamples(declarationText, DECLARATIONS) : { examples: [], skipped: [] };
-const exported = valueExports(declarationText);
+/** Each entry's declarations (dist/index.d.ts first) and their examples. */
+const declarationFiles = DECLARATIONS.map((file) => {
+  const built = existsSync(file);
+  const text = built ? readFileSync(file, 'utf8') : '';
+  const extracted: Extracted = built ? extractDeclarationExamples(text, file) : { examples: [], skipped: [] };
+  return { file, name: basename(file), built, text, ...extracted };
+});
+const exported = valueExports(declarationFiles[0]!.text);
+/** Examples that talk to Redis (REDIS_URL) run against a redis-server, where one is installed. */
+const needsRedis = (example: DocExample): boolean => example.source.includes('REDIS_URL');
+const redis = redisServerTool();
 
 let runner: ExampleRunner;
+let redisServer: RedisServer | undefined;
 
 beforeAll(async () => {
+  if (redis.found && declarationFiles.some((declarations) => declarations.examples.some(needsRedis))) {
+    redisServer = await startRedisServer();
+    process.env.REDIS_URL = redisServer.url;
+  }
   const server = await startServer(routes({ ...SITES, ...MACHINERY_SITES }));
   runner = new ExampleRunner({
     origin: server.origin,
@@ -108,6 +123,8 @@ beforeAll(async () => {
 afterAll(async () => {
   runner?.dispose();
   await closeServers();
+  delete process.env.REDIS_URL;
+  await redisServer?.close();
 });
 
 async function runOk(example: DocExample): Promise<void> {
@@ -132,22 +149,28 @@ describe('README.md examples', () => {
   for (const skipped of readme.skipped) it.skip(`${skipped.name} (not run: ${skipped.reason})`, () => undefined);
 });
 
-describe('dist/index.d.ts @examples', () => {
-  it('dist/index.d.ts is built (npm run build), and every @example in it is found', () => {
-    expect(built, `${DECLARATIONS} is missing: run npm run build`).toBe(true);
-    const written = declarationText.match(/@example\b/g)?.length ?? 0;
-    expect(declarations.examples.length + declarations.skipped.length).toBe(written);
+for (const declarations of declarationFiles) {
+  describe(`dist/${declarations.name} @examples`, () => {
+    it(`dist/${declarations.name} is built (npm run build), and every @example in it is found`, () => {
+      expect(declarations.built, `${declarations.file} is missing: run npm run build`).toBe(true);
+      const written = declarations.text.match(/@example\b/g)?.length ?? 0;
+      expect(declarations.examples.length + declarations.skipped.length).toBe(written);
+    });
+    const runs = declarations.examples.filter((example) => redis.found || !needsRedis(example));
+    it.concurrent.each(runs.map((example) => [example.name, example] as const))('%s', async (_, example) => runOk(example));
+    for (const example of declarations.examples.filter((example) => !runs.includes(example))) {
+      it.skip(`${example.name} (needs redis-server: ${redis.found ? '' : redis.note})`, () => undefined);
+    }
+    for (const skipped of declarations.skipped) it.skip(`${skipped.name} (not run: ${skipped.reason})`, () => undefined);
   });
-  it.concurrent.each(declarations.examples.map((example) => [example.name, example] as const))('%s', async (_, example) => runOk(example));
-  for (const skipped of declarations.skipped) it.skip(`${skipped.name} (not run: ${skipped.reason})`, () => undefined);
-});
+}
 
 describe('the documentation asserts results', () => {
   it(`README.md has at least ${FLOOR.readme} asserted values`, () => {
     expect(assertedCount(readme.examples)).toBeGreaterThanOrEqual(FLOOR.readme);
   });
-  it(`dist/index.d.ts has at least ${FLOOR.declarations} asserted values`, () => {
-    expect(assertedCount(declarations.examples)).toBeGreaterThanOrEqual(FLOOR.declarations);
+  it(`the entries' declarations have at least ${FLOOR.declarations} asserted values`, () => {
+    expect(assertedCount(declarationFiles.flatMap((declarations) => declarations.examples))).toBeGreaterThanOrEqual(FLOOR.declarations);
   });
 });
 

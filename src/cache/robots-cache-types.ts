@@ -86,10 +86,16 @@ export interface RefreshFailure {
  * The robots.txt behind an answer: which fetch, when, until when, and how it ended.
  *
  * @example
+ * import { createServer } from 'node:http';
  * import { RobotsCache } from 'robotstxt-wasm';
+ * // A site on 127.0.0.1 to ask; a crawler asks real sites by their URLs.
+ * const site = createServer((request, response) => response.end('User-agent: *\nDisallow: /private/\nCrawl-delay: 2\n\nSitemap: https://example.com/sitemap.xml\n'));
+ * await new Promise<void>((listening) => site.listen(0, '127.0.0.1', listening));
+ * const origin = `http://127.0.0.1:${(site.address() as { port: number }).port}`;
  * const robots = new RobotsCache({ userAgent: 'ExampleBot/1.2' });
- * (await robots.explain('https://example.com/private/x')).source;
- * // { origin: 'https://example.com', outcome: 'rules', reason: 'ok', status: 200, from: 'network', looksLikeHtml: false, … }
+ * (await robots.explain(`${origin}/private/x`)).source;
+ * // { outcome: 'rules', reason: 'ok', status: 200, from: 'network', looksLikeHtml: false, … }
+ * site.close();
  */
 export interface RobotsSource extends Pick<
   RobotsFetchResult,
@@ -141,10 +147,16 @@ export interface CachedRobotsVerdict extends RobotsSource {
  * entry is refreshed or evicted, so use them right away and do not dispose them yourself.
  *
  * @example
+ * import { createServer } from 'node:http';
  * import { RobotsCache } from 'robotstxt-wasm';
+ * // A site on 127.0.0.1 to ask; a crawler asks real sites by their URLs.
+ * const site = createServer((request, response) => response.end('User-agent: *\nDisallow: /private/\nCrawl-delay: 2\n\nSitemap: https://example.com/sitemap.xml\n'));
+ * await new Promise<void>((listening) => site.listen(0, '127.0.0.1', listening));
+ * const origin = `http://127.0.0.1:${(site.address() as { port: number }).port}`;
  * const robots = new RobotsCache({ userAgent: 'ExampleBot/1.2' });
- * const cached = await robots.get('https://example.com');
+ * const cached = await robots.get(origin);
  * if (cached.outcome === 'rules') cached.robots.sitemaps; // ['https://example.com/sitemap.xml']
+ * site.close();
  */
 export type CachedRobots = CachedRobotsRules | CachedRobotsVerdict;
 

@@ -89,11 +89,17 @@ export function reasonForStatus(status: number, profile: Profile): RobotsFetchRe
  * The result of one robots.txt fetch (fetchRobotsTxt), before any caching.
  *
  * @example
+ * import { createServer } from 'node:http';
  * import { fetchRobotsTxt } from 'robotstxt-wasm';
- * const result = await fetchRobotsTxt('https://example.com/', { userAgent: 'ExampleBot/1.2' });
+ * // A site on 127.0.0.1 to ask; a crawler asks real sites by their URLs.
+ * const site = createServer((request, response) => response.end('User-agent: *\nDisallow: /private/\nCrawl-delay: 2\n\nSitemap: https://example.com/sitemap.xml\n'));
+ * await new Promise<void>((listening) => site.listen(0, '127.0.0.1', listening));
+ * const origin = `http://127.0.0.1:${(site.address() as { port: number }).port}`;
+ * const result = await fetchRobotsTxt(`${origin}/`, { userAgent: 'ExampleBot/1.2' });
  * result;
  * // { outcome: 'rules', reason: 'ok', status: 200, redirects: 0, truncated: false, … }
- * if (result.outcome === 'rules') result.robots.isAllowed('https://example.com/private/x', 'ExampleBot'); // false
+ * if (result.outcome === 'rules') result.robots.isAllowed(`${origin}/private/x`, 'ExampleBot'); // false
+ * site.close();
  */
 export type RobotsFetchResult = RobotsFetchRules | RobotsFetchVerdict;
 

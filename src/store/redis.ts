@@ -132,8 +132,15 @@ function textReply(reply: unknown, command: string): string | null {
  * import { createClient } from 'redis';
  * import { RobotsCache } from 'robotstxt-wasm';
  * import { redisStore } from 'robotstxt-wasm/redis';
- * const client = await createClient({ url: 'redis://127.0.0.1:6379' }).on('error', () => {}).connect();
- * const robots = new RobotsCache({ userAgent: 'ExampleBot/1.2', store: redisStore(client, { prefix: 'crawler:' }) });
+ * const client = await createClient({ url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' }).on('error', () => {}).connect();
+ * const store = redisStore(client, { prefix: 'crawler:' });
+ * const robots = new RobotsCache({ userAgent: 'ExampleBot/1.2', store });
+ * // What the cache does with it, shown by hand: a value under `crawler:<key>`, for ttlMs.
+ * await store.set('example', 'a record', 60_000);
+ * await store.get('example'); // 'a record'
+ * await client.get('crawler:example'); // 'a record'
+ * robots.dispose();
+ * await client.quit();
  */
 export function redisStore(client: RedisClient, options: RedisStoreOptions = {}): RobotsStore {
   const send = commandEntry(client);
