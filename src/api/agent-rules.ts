@@ -31,6 +31,7 @@ export type { RuleInfo };
 
 /** Thrown when a disposed AgentRules is asked again. */
 export class RulesDisposedError extends Error {
+  /** Made by the library; its message says how to get rules again. */
   constructor() {
     super('these AgentRules were disposed; call robots.forAgent(agent) again to compile them anew');
     this.name = 'RulesDisposedError';

@@ -188,6 +188,7 @@ export interface RobotsCacheStats {
 
 /** Thrown by every call on a RobotsCache after dispose(), and to callers whose fetch dispose() cancelled. */
 export class RobotsCacheDisposedError extends Error {
+  /** Made by the cache; its message says what to do instead. */
   constructor() {
     super('this RobotsCache was disposed; create a new RobotsCache (use clear() to empty a cache and keep using it)');
     this.name = 'RobotsCacheDisposedError';
