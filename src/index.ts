@@ -6,7 +6,8 @@
  *   {@link fetchRobotsTxt} is one fetch without the cache.
  * - A linter: {@link lintRobotsTxt}.
  *
- * This module is platform-neutral; src/platform/ holds the entries that provide the WebAssembly matcher.
+ * The same names serve Node, browsers, bundlers and Cloudflare Workers: the package's export conditions pick
+ * the build that loads the WebAssembly matcher the platform's way.
  *
  * @module robotstxt-wasm
  */

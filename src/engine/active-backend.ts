@@ -131,6 +131,9 @@ function fallbackReason(): string {
 }
 
 /**
+ * Which matcher compiles rules now (`kind`), why the TypeScript executor does when it does, and the bytes of
+ * WebAssembly memory in use: for a health check, or a log line at start.
+ *
  * @example
  * matcherInfo(); // { kind: 'wasm', … }
  * // wasmBytesInUse: the matcher's buffers, plus any compiled rules
