@@ -1,12 +1,15 @@
 /**
  * robotstxt-wasm: what a site's robots.txt allows, for a crawler's user-agent and a URL.
  *
- * @example
- * import { parseRobotsTxt } from 'robotstxt-wasm';
- * const robots = parseRobotsTxt('User-agent: *\nDisallow: /private/\n');
- * robots.isAllowed('https://example.com/private/page', 'ExampleBot'); // false
+ * - A file in hand: {@link parseRobotsTxt}, then {@link RobotsTxt.forAgent} or {@link RobotsTxt.isAllowed}.
+ * - A crawler: {@link RobotsCache} fetches each origin's robots.txt once, by RFC 9309, and answers from memory;
+ *   {@link fetchRobotsTxt} is one fetch without the cache.
+ * - A linter: {@link lintRobotsTxt}.
  *
- * This module is platform-neutral; src/platform/ holds the entries that provide the WebAssembly matcher.
+ * The same names serve Node, browsers, bundlers and Cloudflare Workers: the package's export conditions pick
+ * the build that loads the WebAssembly matcher the platform's way.
+ *
+ * @module robotstxt-wasm
  */
 export { parseRobotsTxt, RobotsTxt, DEFAULT_MAX_BYTES, type ForAgentOptions, type ParseOptions } from './api/robots-txt.js';
 export { AgentRules, RulesDisposedError, type Explanation, type RuleInfo } from './api/agent-rules.js';

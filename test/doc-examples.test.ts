@@ -1,6 +1,6 @@
 /**
  * The documentation runs: every JavaScript/TypeScript code block of README.md and of the guide's pages
- * (every .md page under docs/) and every `@example` of the published declarations (dist/index.d.ts, built by `npm test` first)
+ * (every .md page under docs/) and every `@example` of the published declarations (each entry's dist/*.d.ts, built by `npm test` first)
  * runs in its own `node` process, and the values its result comments show (`expr; // value`) are asserted. Every
  * other fenced block is marked, as run by another test or as not run, and a test here holds that. The
  * conventions (which blocks, how to mark one, which comments are asserted, `…`) are documented at the top of
@@ -8,7 +8,8 @@
  *
  * Network: the examples fetch `https://example.com/…` for real, from a real node:http server on
  * 127.0.0.1 that serves the SITES table below; only the host is rewritten, by the fetch that
- * test/support/example-fetch-preload.mjs installs in each example's process. Nothing leaves 127.0.0.1.
+ * test/support/example-fetch-preload.mjs installs in each example's process. The declarations' examples
+ * start their own site on 127.0.0.1 instead, so that they run as users copy them. Nothing leaves 127.0.0.1.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
@@ -34,6 +35,7 @@ import {
   type Extracted,
 } from './support/doc-examples.js';
 import { closeServers, redirect, startServer, text, type Route } from './support/http-server.js';
+import { redisServerTool, startRedisServer, type RedisServer } from './support/redis-server.js';
 
 /** An HTML page linking to `links`. */
 function page(title: string, links: readonly string[] = []): string {
@@ -98,8 +100,9 @@ const FLOOR: Record<string, number> = {
   'docs/crawling.md': 21,
   'docs/lint.md': 6,
   'docs/migrating.md': 4,
-  'dist/index.d.ts': 37,
 };
+/** The same for the `@example`s of every entry's declarations, together. */
+const DECLARATIONS_FLOOR = 77;
 const TIMEOUT_MS = 20_000;
 
 const documents = documentationFiles().map((file) => ({
@@ -107,14 +110,26 @@ const documents = documentationFiles().map((file) => ({
   path: relative(ROOT, file),
   extracted: extractMarkdownExamples(readFileSync(file, 'utf8'), file),
 }));
-const built = existsSync(DECLARATIONS);
-const declarationText = built ? readFileSync(DECLARATIONS, 'utf8') : '';
-const declarations: Extracted = built ? extractDeclarationExamples(declarationText, DECLARATIONS) : { examples: [], skipped: [] };
-const exported = valueExports(declarationText);
+/** Each entry's declarations (dist/index.d.ts first) and their examples. */
+const declarationFiles = DECLARATIONS.map((file) => {
+  const built = existsSync(file);
+  const text = built ? readFileSync(file, 'utf8') : '';
+  const extracted: Extracted = built ? extractDeclarationExamples(text, file) : { examples: [], skipped: [] };
+  return { file, name: basename(file), built, text, ...extracted };
+});
+const exported = valueExports(declarationFiles[0]!.text);
+/** Examples that talk to Redis (REDIS_URL) run against a redis-server, where one is installed. */
+const needsRedis = (example: DocExample): boolean => example.source.includes('REDIS_URL');
+const redis = redisServerTool();
 
 let runner: ExampleRunner;
+let redisServer: RedisServer | undefined;
 
 beforeAll(async () => {
+  if (redis.found && declarationFiles.some((declarations) => declarations.examples.some(needsRedis))) {
+    redisServer = await startRedisServer();
+    process.env.REDIS_URL = redisServer.url;
+  }
   const server = await startServer(routes({ ...SITES, ...MACHINERY_SITES }));
   runner = new ExampleRunner({
     origin: server.origin,
@@ -127,6 +142,8 @@ beforeAll(async () => {
 afterAll(async () => {
   runner?.dispose();
   await closeServers();
+  delete process.env.REDIS_URL;
+  await redisServer?.close();
 });
 
 async function runOk(example: DocExample): Promise<void> {
@@ -186,15 +203,21 @@ describe('every fenced block of README.md and docs/ is run or marked', () => {
   });
 });
 
-describe('dist/index.d.ts @examples', () => {
-  it('dist/index.d.ts is built (npm run build), and every @example in it is found', () => {
-    expect(built, `${DECLARATIONS} is missing: run npm run build`).toBe(true);
-    const written = declarationText.match(/@example\b/g)?.length ?? 0;
-    expect(declarations.examples.length + declarations.skipped.length).toBe(written);
+for (const declarations of declarationFiles) {
+  describe(`dist/${declarations.name} @examples`, () => {
+    it(`dist/${declarations.name} is built (npm run build), and every @example in it is found`, () => {
+      expect(declarations.built, `${declarations.file} is missing: run npm run build`).toBe(true);
+      const written = declarations.text.match(/@example\b/g)?.length ?? 0;
+      expect(declarations.examples.length + declarations.skipped.length).toBe(written);
+    });
+    const runs = declarations.examples.filter((example) => redis.found || !needsRedis(example));
+    it.concurrent.each(runs.map((example) => [example.name, example] as const))('%s', async (_, example) => runOk(example));
+    for (const example of declarations.examples.filter((example) => !runs.includes(example))) {
+      it.skip(`${example.name} (needs redis-server: ${redis.found ? '' : redis.note})`, () => undefined);
+    }
+    for (const skipped of declarations.skipped) it.skip(`${skipped.name} (not run: ${skipped.reason})`, () => undefined);
   });
-  it.concurrent.each(declarations.examples.map((example) => [example.name, example] as const))('%s', async (_, example) => runOk(example));
-  for (const skipped of declarations.skipped) it.skip(`${skipped.name} (not run: ${skipped.reason})`, () => undefined);
-});
+}
 
 describe('the documentation asserts results', () => {
   for (const { path, extracted } of documents) {
@@ -204,11 +227,11 @@ describe('the documentation asserts results', () => {
       expect(count).toBeGreaterThanOrEqual(FLOOR[path] ?? 0);
     });
   }
-  it(`dist/index.d.ts has at least ${FLOOR['dist/index.d.ts']} asserted values`, () => {
-    expect(assertedCount(declarations.examples)).toBeGreaterThanOrEqual(FLOOR['dist/index.d.ts']!);
-  });
   it('every file in FLOOR exists', () => {
     for (const path of Object.keys(FLOOR)) expect(existsSync(join(ROOT, path)), path).toBe(true);
+  });
+  it(`the entries' declarations have at least ${DECLARATIONS_FLOOR} asserted values`, () => {
+    expect(assertedCount(declarationFiles.flatMap((declarations) => declarations.examples))).toBeGreaterThanOrEqual(DECLARATIONS_FLOOR);
   });
 });
 

@@ -14,17 +14,24 @@ import { recordsAllow } from '../engine/record-matcher.js';
 
 /** Why a URL is allowed or not. */
 export interface Explanation {
+  /** The verdict: what isAllowed() answers. */
   readonly allowed: boolean;
   /** 1-based line of the deciding rule in robots.txt; 0 when no rule decided. */
   readonly line: number;
   /** The deciding rule, as written in the file; absent when no rule decided. */
-  readonly rule?: { readonly kind: 'allow' | 'disallow'; readonly pattern: string };
+  readonly rule?: {
+    /** `Allow:` or `Disallow:`. */
+    readonly kind: 'allow' | 'disallow';
+    /** The pattern as written. */
+    readonly pattern: string;
+  };
 }
 
 export type { RuleInfo };
 
 /** Thrown when a disposed AgentRules is asked again. */
 export class RulesDisposedError extends Error {
+  /** Made by the library; its message says how to get rules again. */
   constructor() {
     super('these AgentRules were disposed; call robots.forAgent(agent) again to compile them anew');
     this.name = 'RulesDisposedError';
@@ -88,6 +95,19 @@ export interface AgentRulesOptions {
   readonly indexed?: boolean;
 }
 
+/**
+ * One agent's rules, compiled once and asked many times: what {@link RobotsTxt.forAgent} returns. Its memory
+ * (in the matcher) is given back by dispose(), or when it is garbage-collected.
+ *
+ * @example
+ * import { parseRobotsTxt } from 'robotstxt-wasm';
+ * const robots = parseRobotsTxt('User-agent: *\nDisallow: /private/\nCrawl-delay: 2\n');
+ * const rules = robots.forAgent('ExampleBot');
+ * rules.isAllowed('https://example.com/private/x'); // false
+ * rules.crawlDelay; // 2
+ * rules.matched; // 'global'
+ * rules.dispose();
+ */
 export class AgentRules {
   /** Which groups applied: the agent's own, the `*` groups, or none (everything allowed). */
   readonly matched: Selection['matched'];

@@ -17,12 +17,13 @@ import type { URLInput } from './web-types.js';
 
 /** Options of parseRobotsTxt(). */
 export interface ParseOptions {
-  /** `'rfc9309'` (default), `'google'` or `'yandex'`; see the README for exactly where they differ. */
+  /** `'rfc9309'` (default), `'google'` or `'yandex'`; docs/decisions.md says exactly where they differ. */
   readonly profile?: ProfileName;
   /** Bytes of the body that are parsed; the rest is ignored and reported. Default 512,000 (500 KiB). */
   readonly maxBytes?: number;
 }
 
+/** Bytes of a body that parseRobotsTxt() parses unless told otherwise (`maxBytes`): 512,000 (500 KiB, Google's limit). */
 export const DEFAULT_MAX_BYTES = 512_000;
 
 /** The compile every agent that no group names shares: the `*` groups' rules, or none. */
@@ -58,6 +59,19 @@ function indexedIf(rules: AgentRules, options: ForAgentOptions): AgentRules {
   return rules;
 }
 
+/**
+ * A parsed robots.txt file, what {@link parseRobotsTxt} returns: its groups and file-wide directives, and its
+ * rules compiled per agent (forAgent(), kept for the next call with the same agent). dispose() gives the
+ * compiled rules' memory back at once; otherwise the garbage collector does.
+ *
+ * @example
+ * import { parseRobotsTxt } from 'robotstxt-wasm';
+ * const robots = parseRobotsTxt('User-agent: *\nDisallow: /private/\n\nSitemap: https://example.com/sitemap.xml\n');
+ * robots.isAllowed('https://example.com/private/x', 'ExampleBot'); // false
+ * robots.sitemaps; // ['https://example.com/sitemap.xml']
+ * robots.groups.length; // 1
+ * robots.dispose();
+ */
 export class RobotsTxt {
   /** The profile the file was parsed with. */
   readonly profile: ProfileName;

@@ -60,6 +60,7 @@ export interface RobotsCacheOptions extends FetchRobotsOptions {
 
 /** Options of one call: `signal` lets the caller stop waiting (the shared fetch goes on for the others). */
 export interface RobotsCallOptions {
+  /** Rejects the call with the signal's reason when it aborts first. */
   readonly signal?: AbortSignalInput;
 }
 
@@ -73,6 +74,7 @@ export type RobotsSourceKind = 'network' | 'revalidated' | 'cache' | 'store' | '
 
 /** A refresh that found the site unreachable while an older copy was served instead. */
 export interface RefreshFailure {
+  /** Why the refresh failed: a reason whose outcome is `'disallow-all'` (`'timeout'`, `'server-error'` …). */
   readonly reason: RobotsFetchReason;
   /** 0 when no response arrived. */
   readonly status: number;
@@ -84,10 +86,16 @@ export interface RefreshFailure {
  * The robots.txt behind an answer: which fetch, when, until when, and how it ended.
  *
  * @example
+ * import { createServer } from 'node:http';
  * import { RobotsCache } from 'robotstxt-wasm';
+ * // A site on 127.0.0.1 to ask; a crawler asks real sites by their URLs.
+ * const site = createServer((request, response) => response.end('User-agent: *\nDisallow: /private/\nCrawl-delay: 2\n\nSitemap: https://example.com/sitemap.xml\n'));
+ * await new Promise<void>((listening) => site.listen(0, '127.0.0.1', listening));
+ * const origin = `http://127.0.0.1:${(site.address() as { port: number }).port}`;
  * const robots = new RobotsCache({ userAgent: 'ExampleBot/1.2' });
- * (await robots.explain('https://example.com/private/x')).source;
- * // { origin: 'https://example.com', outcome: 'rules', reason: 'ok', status: 200, from: 'network', looksLikeHtml: false, … }
+ * (await robots.explain(`${origin}/private/x`)).source;
+ * // { outcome: 'rules', reason: 'ok', status: 200, from: 'network', looksLikeHtml: false, … }
+ * site.close();
  */
 export interface RobotsSource extends Pick<
   RobotsFetchResult,
@@ -108,6 +116,7 @@ export interface RobotsSource extends Pick<
   readonly fetchedAt: number;
   /** When the cache asks the network again (ms). */
   readonly expiresAt: number;
+  /** Where the answer came from: the network, a 304, this cache, the shared store, or a stale copy. */
   readonly from: RobotsSourceKind;
   /** Set when `from` is `'stale'`: the refresh that failed. */
   readonly refreshFailure?: RefreshFailure;
@@ -115,15 +124,21 @@ export interface RobotsSource extends Pick<
 
 /** An origin whose robots.txt was fetched (2xx): the file, and its rules compiled for the cache's agent. */
 export interface CachedRobotsRules extends RobotsSource {
+  /** The file's rules decide. */
   readonly outcome: 'rules';
+  /** The parsed file (the cache's: do not dispose it). */
   readonly robots: RobotsTxt;
+  /** Its rules for the cache's `agent`, compiled (the cache's: do not dispose them). */
   readonly rules: AgentRules;
 }
 
 /** An origin with no file to apply: everything allowed (4xx) or nothing (unreachable). */
 export interface CachedRobotsVerdict extends RobotsSource {
+  /** Everything may be crawled, or nothing: see RobotsOutcome. */
   readonly outcome: 'allow-all' | 'disallow-all';
+  /** No file: always undefined. */
   readonly robots?: undefined;
+  /** No rules: always undefined. */
   readonly rules?: undefined;
 }
 
@@ -132,15 +147,22 @@ export interface CachedRobotsVerdict extends RobotsSource {
  * entry is refreshed or evicted, so use them right away and do not dispose them yourself.
  *
  * @example
+ * import { createServer } from 'node:http';
  * import { RobotsCache } from 'robotstxt-wasm';
+ * // A site on 127.0.0.1 to ask; a crawler asks real sites by their URLs.
+ * const site = createServer((request, response) => response.end('User-agent: *\nDisallow: /private/\nCrawl-delay: 2\n\nSitemap: https://example.com/sitemap.xml\n'));
+ * await new Promise<void>((listening) => site.listen(0, '127.0.0.1', listening));
+ * const origin = `http://127.0.0.1:${(site.address() as { port: number }).port}`;
  * const robots = new RobotsCache({ userAgent: 'ExampleBot/1.2' });
- * const cached = await robots.get('https://example.com');
+ * const cached = await robots.get(origin);
  * if (cached.outcome === 'rules') cached.robots.sitemaps; // ['https://example.com/sitemap.xml']
+ * site.close();
  */
 export type CachedRobots = CachedRobotsRules | CachedRobotsVerdict;
 
 /** A verdict with the rule that decided it and the robots.txt it came from. */
 export interface CachedExplanation extends Explanation {
+  /** The robots.txt the verdict was read from (or the outcome that stood in for it). */
   readonly source: RobotsSource;
 }
 
@@ -166,6 +188,7 @@ export interface RobotsCacheStats {
 
 /** Thrown by every call on a RobotsCache after dispose(), and to callers whose fetch dispose() cancelled. */
 export class RobotsCacheDisposedError extends Error {
+  /** Made by the cache; its message says what to do instead. */
   constructor() {
     super('this RobotsCache was disposed; create a new RobotsCache (use clear() to empty a cache and keep using it)');
     this.name = 'RobotsCacheDisposedError';

@@ -87,11 +87,17 @@ function abortReason(signal: AbortSignalShape): unknown {
  *   crawler's fetch() of the same URL requests.
  *
  * @example
+ * import { createServer } from 'node:http';
  * import { RobotsCache } from 'robotstxt-wasm';
+ * // A site on 127.0.0.1 to ask; a crawler asks real sites by their URLs.
+ * const site = createServer((request, response) => response.end('User-agent: *\nDisallow: /private/\nCrawl-delay: 2\n\nSitemap: https://example.com/sitemap.xml\n'));
+ * await new Promise<void>((listening) => site.listen(0, '127.0.0.1', listening));
+ * const origin = `http://127.0.0.1:${(site.address() as { port: number }).port}`;
  * const robots = new RobotsCache({ userAgent: 'Mozilla/5.0 (compatible; ExampleBot/1.2; +https://example.com/bot)' });
  * robots.agent; // 'ExampleBot'
- * await robots.isAllowed('https://example.com/private/x'); // false
- * await robots.isAllowed('https://example.com/some/page?x=1'); // true
+ * await robots.isAllowed(`${origin}/private/x`); // false
+ * await robots.isAllowed(`${origin}/some/page?x=1`); // true
+ * site.close();
  */
 export class RobotsCache {
   /** The User-Agent header sent with robots.txt requests. */
@@ -152,10 +158,16 @@ export class RobotsCache {
    * is an answer.
    *
    * @example
+   * import { createServer } from 'node:http';
    * import { RobotsCache } from 'robotstxt-wasm';
+   * // A site on 127.0.0.1 to ask; a crawler asks real sites by their URLs.
+   * const site = createServer((request, response) => response.end('User-agent: *\nDisallow: /private/\nCrawl-delay: 2\n\nSitemap: https://example.com/sitemap.xml\n'));
+   * await new Promise<void>((listening) => site.listen(0, '127.0.0.1', listening));
+   * const origin = `http://127.0.0.1:${(site.address() as { port: number }).port}`;
    * const robots = new RobotsCache({ userAgent: 'ExampleBot/1.2' });
-   * await robots.isAllowed('https://example.com/some/page?x=1'); // true
-   * await robots.isAllowed(new URL('https://example.com/private/x'), { signal: AbortSignal.timeout(5_000) }); // false
+   * await robots.isAllowed(`${origin}/some/page?x=1`); // true
+   * await robots.isAllowed(new URL(`${origin}/private/x`), { signal: AbortSignal.timeout(5_000) }); // false
+   * site.close();
    */
   isAllowed(url: string | URLInput, options?: RobotsCallOptions): Promise<boolean> {
     return this.lookup(url, options, (entry, parsed) => {
@@ -168,9 +180,15 @@ export class RobotsCache {
    * The `Crawl-delay` (seconds) that applies to the crawler on `url`'s origin, or undefined.
    *
    * @example
+   * import { createServer } from 'node:http';
    * import { RobotsCache } from 'robotstxt-wasm';
+   * // A site on 127.0.0.1 to ask; a crawler asks real sites by their URLs.
+   * const site = createServer((request, response) => response.end('User-agent: *\nDisallow: /private/\nCrawl-delay: 2\n\nSitemap: https://example.com/sitemap.xml\n'));
+   * await new Promise<void>((listening) => site.listen(0, '127.0.0.1', listening));
+   * const origin = `http://127.0.0.1:${(site.address() as { port: number }).port}`;
    * const robots = new RobotsCache({ userAgent: 'ExampleBot/1.2' });
-   * await robots.crawlDelay('https://example.com/'); // 2
+   * await robots.crawlDelay(`${origin}/`); // 2
+   * site.close();
    */
   crawlDelay(url: string | URLInput, options?: RobotsCallOptions): Promise<number | undefined> {
     return this.lookup(url, options, (entry) => entry.copy.file?.rules.crawlDelay);
@@ -181,11 +199,17 @@ export class RobotsCache {
    * outcome is allow-all or disallow-all) and where the robots.txt came from.
    *
    * @example
+   * import { createServer } from 'node:http';
    * import { RobotsCache } from 'robotstxt-wasm';
+   * // A site on 127.0.0.1 to ask; a crawler asks real sites by their URLs.
+   * const site = createServer((request, response) => response.end('User-agent: *\nDisallow: /private/\nCrawl-delay: 2\n\nSitemap: https://example.com/sitemap.xml\n'));
+   * await new Promise<void>((listening) => site.listen(0, '127.0.0.1', listening));
+   * const origin = `http://127.0.0.1:${(site.address() as { port: number }).port}`;
    * const robots = new RobotsCache({ userAgent: 'ExampleBot/1.2' });
-   * await robots.explain('https://example.com/private/x');
+   * await robots.explain(`${origin}/private/x`);
    * // { allowed: false, line: 2, rule: { kind: 'disallow', pattern: '/private/' },
-   * //   source: { origin: 'https://example.com', outcome: 'rules', status: 200, from: 'network', … } }
+   * //   source: { outcome: 'rules', status: 200, from: 'network', … } }
+   * site.close();
    */
   explain(url: string | URLInput, options?: RobotsCallOptions): Promise<CachedExplanation> {
     return this.lookup(url, options, (entry, parsed, where, from) => {
@@ -200,11 +224,17 @@ export class RobotsCache {
    * The robots.txt (or the allow-all / disallow-all outcome) for the origin of `originOrUrl`.
    *
    * @example
+   * import { createServer } from 'node:http';
    * import { RobotsCache } from 'robotstxt-wasm';
+   * // A site on 127.0.0.1 to ask; a crawler asks real sites by their URLs.
+   * const site = createServer((request, response) => response.end('User-agent: *\nDisallow: /private/\nCrawl-delay: 2\n\nSitemap: https://example.com/sitemap.xml\n'));
+   * await new Promise<void>((listening) => site.listen(0, '127.0.0.1', listening));
+   * const origin = `http://127.0.0.1:${(site.address() as { port: number }).port}`;
    * const robots = new RobotsCache({ userAgent: 'ExampleBot/1.2' });
-   * const cached = await robots.get('https://example.com');
+   * const cached = await robots.get(origin);
    * cached.outcome; // 'rules'
    * cached.robots?.sitemaps; // ['https://example.com/sitemap.xml']
+   * site.close();
    */
   get(originOrUrl: string | URLInput, options?: RobotsCallOptions): Promise<CachedRobots> {
     return this.lookup(originOrUrl, options, (entry, _url, where, from): CachedRobots => {
@@ -219,11 +249,17 @@ export class RobotsCache {
    * What the cache has done so far, and what it holds.
    *
    * @example
+   * import { createServer } from 'node:http';
    * import { RobotsCache } from 'robotstxt-wasm';
+   * // A site on 127.0.0.1 to ask; a crawler asks real sites by their URLs.
+   * const site = createServer((request, response) => response.end('User-agent: *\nDisallow: /private/\nCrawl-delay: 2\n\nSitemap: https://example.com/sitemap.xml\n'));
+   * await new Promise<void>((listening) => site.listen(0, '127.0.0.1', listening));
+   * const origin = `http://127.0.0.1:${(site.address() as { port: number }).port}`;
    * const robots = new RobotsCache({ userAgent: 'ExampleBot/1.2' });
-   * await robots.isAllowed('https://example.com/a');
-   * await robots.isAllowed('https://example.com/b');
+   * await robots.isAllowed(`${origin}/a`);
+   * await robots.isAllowed(`${origin}/b`);
    * robots.stats(); // { entries: 1, hits: 1, fetches: 1, revalidations: 0, staleAnswers: 0, evictions: 0, … }
+   * site.close();
    */
   stats(): RobotsCacheStats {
     const store = { ...(this.shared?.counts ?? NO_STORE_COUNTS) };
@@ -235,11 +271,17 @@ export class RobotsCache {
    * anew). Fetches in flight go on and are cached when they land.
    *
    * @example
+   * import { createServer } from 'node:http';
    * import { RobotsCache } from 'robotstxt-wasm';
+   * // A site on 127.0.0.1 to ask; a crawler asks real sites by their URLs.
+   * const site = createServer((request, response) => response.end('User-agent: *\nDisallow: /private/\nCrawl-delay: 2\n\nSitemap: https://example.com/sitemap.xml\n'));
+   * await new Promise<void>((listening) => site.listen(0, '127.0.0.1', listening));
+   * const origin = `http://127.0.0.1:${(site.address() as { port: number }).port}`;
    * const robots = new RobotsCache({ userAgent: 'ExampleBot/1.2' });
-   * await robots.isAllowed('https://example.com/');
+   * await robots.isAllowed(`${origin}/`);
    * robots.clear();
    * robots.size; // 0
+   * site.close();
    */
   clear(): void {
     for (const entry of this.entries.clear()) disposeCopy(entry.copy);

@@ -13,8 +13,11 @@ import { DERIVED as DERIVED_SOURCE, type CompiledRules } from './rules.js';
 
 /** A compiled rule, in the order the matcher tries them. */
 export interface RuleInfo {
+  /** `Allow:` or `Disallow:`. */
   readonly kind: 'allow' | 'disallow';
+  /** The pattern as written in the file. */
   readonly pattern: string;
+  /** 1-based line of the rule in the file. */
   readonly line: number;
 }
 

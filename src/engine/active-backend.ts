@@ -114,6 +114,7 @@ export function currentRecordReader(): RecordReader {
 
 /** Which matcher compiles now, and how many bytes of WebAssembly memory compiled rules and buffers hold. */
 export interface MatcherInfo {
+  /** The matcher that answers: `'wasm'` or `'typescript'`. */
   readonly kind: BackendKind;
   /** 0 while WebAssembly is unused. */
   readonly wasmBytesInUse: number;
@@ -130,6 +131,9 @@ function fallbackReason(): string {
 }
 
 /**
+ * Which matcher compiles rules now (`kind`), why the TypeScript executor does when it does, and the bytes of
+ * WebAssembly memory in use: for a health check, or a log line at start.
+ *
  * @example
  * matcherInfo(); // { kind: 'wasm', … }
  * // wasmBytesInUse: the matcher's buffers, plus any compiled rules

@@ -1,5 +1,6 @@
 /** What the public API needs from a matcher: load a compiled ruleset, ask it, free it. */
 
+/** Which matcher answers: the WebAssembly one, or the TypeScript executor of the same bytecode. */
 export type BackendKind = 'wasm' | 'typescript';
 
 /**

@@ -362,14 +362,20 @@ export async function fetchRobotsAt(
  * they allow its URL.
  *
  * @example
+ * import { createServer } from 'node:http';
  * import { fetchRobotsTxt } from 'robotstxt-wasm';
- * const result = await fetchRobotsTxt('https://example.com/any/page', { userAgent: 'ExampleBot/1.2 (+https://example.com/bot)' });
+ * // A site on 127.0.0.1 to ask; a crawler asks real sites by their URLs.
+ * const site = createServer((request, response) => response.end('User-agent: *\nDisallow: /private/\nCrawl-delay: 2\n\nSitemap: https://example.com/sitemap.xml\n'));
+ * await new Promise<void>((listening) => site.listen(0, '127.0.0.1', listening));
+ * const origin = `http://127.0.0.1:${(site.address() as { port: number }).port}`;
+ * const result = await fetchRobotsTxt(`${origin}/any/page`, { userAgent: 'ExampleBot/1.2 (+https://example.com/bot)' });
  * result.outcome; // 'rules'
  * switch (result.outcome) {
- *   case 'rules': result.robots.isAllowed('https://example.com/private/page', 'ExampleBot'); break;
+ *   case 'rules': result.robots.isAllowed(`${origin}/private/page`, 'ExampleBot'); break;
  *   case 'allow-all': break;    // 4xx: no restrictions
  *   case 'disallow-all': break; // 5xx, 429, timeout, network failure: crawl nothing for now
  * }
+ * site.close();
  */
 export async function fetchRobotsTxt(originOrUrl: string | URLInput, options: FetchRobotsOptions): Promise<RobotsFetchResult> {
   const where = robotsLocation(originOrUrl);

@@ -319,11 +319,14 @@ export const HOST_REFUSED = 'ERR_HOST_REFUSED';
  * error.message; // 'intranet.example.com resolves to 10.0.0.7, an internal address: refused'
  */
 export class HostRefusedError extends Error {
+  /** Always `'ERR_HOST_REFUSED'`: how the library recognises this error, from any copy of it, through `cause` chains too. */
   readonly code = HOST_REFUSED;
 
   /** `host`: the name or address refused; `address`: what the name resolved to, when that was the reason. */
   constructor(
+    /** The name or address refused. */
     readonly host: string,
+    /** What `host` resolved to, when that address was the reason; undefined when the name itself was refused. */
     readonly address?: string,
   ) {
     super(address === undefined ? `${host} is an internal host: refused` : `${host} resolves to ${address}, an internal address: refused`);

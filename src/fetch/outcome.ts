@@ -89,15 +89,23 @@ export function reasonForStatus(status: number, profile: Profile): RobotsFetchRe
  * The result of one robots.txt fetch (fetchRobotsTxt), before any caching.
  *
  * @example
+ * import { createServer } from 'node:http';
  * import { fetchRobotsTxt } from 'robotstxt-wasm';
- * const result = await fetchRobotsTxt('https://example.com/', { userAgent: 'ExampleBot/1.2' });
+ * // A site on 127.0.0.1 to ask; a crawler asks real sites by their URLs.
+ * const site = createServer((request, response) => response.end('User-agent: *\nDisallow: /private/\nCrawl-delay: 2\n\nSitemap: https://example.com/sitemap.xml\n'));
+ * await new Promise<void>((listening) => site.listen(0, '127.0.0.1', listening));
+ * const origin = `http://127.0.0.1:${(site.address() as { port: number }).port}`;
+ * const result = await fetchRobotsTxt(`${origin}/`, { userAgent: 'ExampleBot/1.2' });
  * result;
  * // { outcome: 'rules', reason: 'ok', status: 200, redirects: 0, truncated: false, … }
- * if (result.outcome === 'rules') result.robots.isAllowed('https://example.com/private/x', 'ExampleBot'); // false
+ * if (result.outcome === 'rules') result.robots.isAllowed(`${origin}/private/x`, 'ExampleBot'); // false
+ * site.close();
  */
 export type RobotsFetchResult = RobotsFetchRules | RobotsFetchVerdict;
 
 interface RobotsFetchCommon {
+  /** What the crawler may do: follow the file's rules, or crawl everything, or nothing (see RobotsOutcome). */
+  readonly outcome: RobotsOutcome;
   /** Why: see RobotsFetchReason. */
   readonly reason: RobotsFetchReason;
   /** The last HTTP status received; 0 when no response arrived (timeout, network error, host refused). */
@@ -134,8 +142,9 @@ interface RobotsFetchCommon {
    * otherwise. RobotsCache waits at least this long, within its back-off ceiling.
    */
   readonly retryAfter: number | undefined;
-  /** The final response's `ETag` and `Last-Modified`, which RobotsCache revalidates with. */
+  /** The final response's `ETag`, which RobotsCache revalidates with. */
   readonly etag: string | undefined;
+  /** The final response's `Last-Modified`, which RobotsCache revalidates with. */
   readonly lastModified: string | undefined;
 }
 
@@ -143,11 +152,13 @@ interface RobotsFetchCommon {
 export interface RobotsFetchRules extends RobotsFetchCommon {
   readonly outcome: 'rules';
   readonly reason: 'ok';
+  /** The parsed file; yours to dispose() when done. */
   readonly robots: RobotsTxt;
 }
 
 /** No file to parse: everything allowed or everything disallowed. */
 export interface RobotsFetchVerdict extends RobotsFetchCommon {
   readonly outcome: 'allow-all' | 'disallow-all';
+  /** No file: always undefined. */
   readonly robots?: undefined;
 }

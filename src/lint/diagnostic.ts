@@ -20,17 +20,21 @@ export type LintSeverity = 'error' | 'warning' | 'info';
 export interface LintDiagnostic {
   /** Stable kebab-case code (see LINT_CODES). */
   readonly code: string;
+  /** How much it matters: the code's one severity (see LINT_CODES). */
   readonly severity: LintSeverity;
   /** 1-based line; 0 for the file as a whole. */
   readonly line: number;
   /** 1-based column in Unicode code points of the decoded line; 0 when `line` is 0. */
   readonly column: number;
+  /** What is wrong and why it matters, in one sentence naming the line's own values. */
   readonly message: string;
   /** What to write instead, when there is something to write. */
   readonly hint?: string;
 }
 
 /**
+ * Options of lintRobotsTxt(): which findings to report, and how much of the body to read.
+ *
  * @example
  * import { lintRobotsTxt } from 'robotstxt-wasm';
  * const body = 'User-agent: *\nDisallow: /a\n\nDisallow: /b\n';

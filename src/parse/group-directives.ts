@@ -7,13 +7,17 @@
 
 /** `requests` fetches per `seconds` seconds. */
 export interface RequestRate {
+  /** Fetches allowed per period. */
   readonly requests: number;
+  /** The period, in seconds. */
   readonly seconds: number;
 }
 
 /** A daily window in UTC, as `"HH:MM"`; `from` later than `to` means the window wraps past midnight. */
 export interface VisitTime {
+  /** Start of the window, `"HH:MM"` (UTC). */
   readonly from: string;
+  /** End of the window, `"HH:MM"` (UTC). */
   readonly to: string;
 }
 

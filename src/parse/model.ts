@@ -8,6 +8,7 @@ export type { RuleLine } from './rule-records.js';
 
 /** One `User-agent:` line of a group. */
 export interface AgentLine {
+  /** 1-based line in the file. */
   readonly line: number;
   /** The value as written. */
   readonly value: string;
@@ -19,14 +20,19 @@ export interface AgentLine {
 
 /** The first valid value of each extension in a group. */
 export interface GroupExtensions {
+  /** `Crawl-delay`, in seconds. */
   crawlDelay?: number;
+  /** `Request-rate`. */
   requestRate?: RequestRate;
+  /** `Visit-time`. */
   visitTime?: VisitTime;
 }
 
 /** Consecutive user-agent lines and the lines up to the next group. */
 export interface Group extends GroupExtensions {
+  /** Its `User-agent:` lines, in file order. */
   readonly agents: AgentLine[];
+  /** Its `Allow:` and `Disallow:` lines, in file order. */
   readonly rules: RuleLine[];
 }
 
@@ -38,6 +44,21 @@ export interface GroupRecord extends GroupExtensions {
   endRule: number;
 }
 
+/**
+ * What a {@link Diagnostic} is about:
+ *
+ * | code | meaning |
+ * | --- | --- |
+ * | `'body-truncated'` | the file was longer than `maxBytes`: the rest was not read (line 0) |
+ * | `'over-profile-limit'` | the file is over the profile's size limit (yandex: 32 KiB), so it allows everything (line 0) |
+ * | `'line-too-long'` | a line over 16,663 bytes: the rest of it is ignored |
+ * | `'malformed-line'` | neither a comment nor a `key: value` record |
+ * | `'unknown-directive'` | a key the profile does not read |
+ * | `'invalid-value'` | a value that does not parse (a relative Sitemap, a bad Crawl-delay or Host …): ignored |
+ * | `'outside-group'` | a rule or group directive before any `User-agent:` line: ignored |
+ * | `'duplicate-host'` | a second valid `Host:`: only the first counts |
+ * | `'too-many-diagnostics'` | over 1,000 diagnostics: the rest are left out |
+ */
 export type DiagnosticCode =
   | 'body-truncated'
   | 'over-profile-limit'
@@ -53,7 +74,9 @@ export type DiagnosticCode =
 export interface Diagnostic {
   /** 1-based line, or 0 for the file as a whole. */
   readonly line: number;
+  /** What it is about, for programs. */
   readonly code: DiagnosticCode;
+  /** What it is about, for people: one sentence naming the line's problem. */
   readonly message: string;
 }
 

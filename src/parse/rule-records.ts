@@ -6,7 +6,9 @@
 
 /** One `Allow:` or `Disallow:` line. */
 export interface RuleLine {
+  /** 1-based line in the file. */
   readonly line: number;
+  /** `Allow:` (true) or `Disallow:` (false). */
   readonly allow: boolean;
   /** The pattern's raw bytes as written (trimmed), before any percent-encoding. */
   readonly pattern: Uint8Array;

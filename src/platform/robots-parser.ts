@@ -1,4 +1,10 @@
-/** `robotstxt-wasm/compat/robots-parser` for Node, browsers and bundlers: the matcher inlined. */
+/**
+ * `robotstxt-wasm/compat/robots-parser`: a drop-in for robots-parser 3.x, `robotsParser(url, contents)`, with
+ * the same answers from this library's engine. This file is its entry for Node, browsers and bundlers, the
+ * matcher inlined.
+ *
+ * @module robotstxt-wasm/compat/robots-parser
+ */
 import { provideInlineMatcher } from './inline-matcher.js';
 
 provideInlineMatcher();

@@ -7,6 +7,8 @@
  * centre match; other data centres do not see it, and on `*.workers.dev` hosts the Cache API stores
  * nothing (every match misses), so each isolate fetches for itself there.
  * https://developers.cloudflare.com/workers/runtime-apis/cache/
+ *
+ * @module robotstxt-wasm/cache-api
  */
 import type { ResponseShape } from '../api/web-types.js';
 import { checkWholeNumber } from '../fetch/options.js';
@@ -24,6 +26,7 @@ export interface CacheApiCache {
   put(request: string, response: ResponseShape): Promise<unknown>;
 }
 
+/** Options of cacheApiStore(): which cache, the key prefix and the bound on values. */
 export interface CacheApiStoreOptions {
   /** The cache to use. Default: `caches.default` (Cloudflare Workers). Not with `cacheName`. */
   readonly cache?: CacheApiCache;
@@ -133,6 +136,28 @@ function keyUrl(prefix: string, key: string): string {
  * surrogate comes back as U+FFFD; the cache's records hold none). A value over `maxValueBytes`
  * is refused (a RangeError) when written and read as absent when found (so the next write replaces it).
  * Throws a TypeError when no cache can be found or an option is wrong.
+ *
+ * @example
+ * import { RobotsCache } from 'robotstxt-wasm';
+ * import { cacheApiStore, type CacheApiCache } from 'robotstxt-wasm/cache-api';
+ * // In a Worker, cacheApiStore() shares caches.default. Elsewhere, give it a cache: here one in memory.
+ * const held = new Map<string, Response>();
+ * const cache: CacheApiCache = {
+ *   async match(url) {
+ *     return held.get(url)?.clone();
+ *   },
+ *   async put(url, response) {
+ *     held.set(url, response as Response);
+ *   },
+ * };
+ * const store = cacheApiStore({ cache, prefix: 'crawler:' });
+ * const robots = new RobotsCache({ userAgent: 'ExampleBot/1.2', store });
+ * // What the cache does with it, shown by hand: a response under a URL of the key, for ttlMs.
+ * await store.set('example', 'a record', 60_000);
+ * await store.get('example'); // 'a record'
+ * [...held.keys()]; // ['https://robotstxt-wasm.invalid/crawler%3Aexample']
+ * held.get('https://robotstxt-wasm.invalid/crawler%3Aexample')?.headers.get('cache-control'); // 'max-age=60'
+ * robots.dispose();
  */
 export function cacheApiStore(options: CacheApiStoreOptions = {}): RobotsStore {
   if (typeof options !== 'object' || options === null) throw new TypeError('cacheApiStore takes an options object, or nothing');

@@ -5,11 +5,14 @@
  * serves every major. Deadlines are not kept here: RobotsCache gives each store call its own
  * (`storeTimeoutMs`), which matters since both clients queue commands while disconnected.
  * https://redis.io/docs/latest/commands/set/, https://redis.io/docs/latest/develop/use/patterns/distributed-locks/
+ *
+ * @module robotstxt-wasm/redis
  */
 import type { RobotsStore } from '../cache/robots-store.js';
 
 /** An ioredis client (`new Redis()`): what this adapter uses of it. */
 export interface IoredisClient {
+  /** Sends one command (`'SET'`, `'EVAL'` …) with its arguments; resolves to Redis's reply. */
   call(command: string, ...args: string[]): Promise<unknown>;
 }
 
@@ -18,11 +21,14 @@ export interface IoredisClient {
  * client (`createCluster()`) has a sendCommand of another shape and is not one.
  */
 export interface NodeRedisClient {
+  /** Sends one command, its name first (`['SET', key, value]`); resolves to Redis's reply. */
   sendCommand(args: string[]): Promise<unknown>;
 }
 
+/** The clients redisStore() takes: ioredis's (`call`) or node-redis's (`sendCommand`), found at run time. */
 export type RedisClient = IoredisClient | NodeRedisClient;
 
+/** Options of redisStore(): the key prefix and the bound on values. */
 export interface RedisStoreOptions {
   /**
    * Put before each of the cache's keys (`robotstxt:v1/record/https://example.com`), so that the records
@@ -126,8 +132,15 @@ function textReply(reply: unknown, command: string): string | null {
  * import { createClient } from 'redis';
  * import { RobotsCache } from 'robotstxt-wasm';
  * import { redisStore } from 'robotstxt-wasm/redis';
- * const client = await createClient({ url: 'redis://127.0.0.1:6379' }).on('error', () => {}).connect();
- * const robots = new RobotsCache({ userAgent: 'ExampleBot/1.2', store: redisStore(client, { prefix: 'crawler:' }) });
+ * const client = await createClient({ url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' }).on('error', () => {}).connect();
+ * const store = redisStore(client, { prefix: 'crawler:' });
+ * const robots = new RobotsCache({ userAgent: 'ExampleBot/1.2', store });
+ * // What the cache does with it, shown by hand: a value under `crawler:<key>`, for ttlMs.
+ * await store.set('example', 'a record', 60_000);
+ * await store.get('example'); // 'a record'
+ * await client.get('crawler:example'); // 'a record'
+ * robots.dispose();
+ * await client.quit();
  */
 export function redisStore(client: RedisClient, options: RedisStoreOptions = {}): RobotsStore {
   const send = commandEntry(client);

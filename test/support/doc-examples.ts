@@ -19,7 +19,7 @@
  * - Markdown: the blocks that run here, as above. Named `<path>: <nearest heading above> #<n>` (the path
  *   from the repository root: `README.md`, `docs/crawling.md`), n counting the JS/TS blocks under that
  *   heading from 1.
- * - dist/index.d.ts: every `@example` of a JSDoc comment (up to the next `@tag` or the comment's end, the
+ * - dist/index.d.ts and the other entries' declarations (DECLARATIONS): every `@example` of a JSDoc comment (up to the next `@tag` or the comment's end, the
  *   leading ` * ` stripped). Named after the declaration it documents: `index.d.ts: RobotsCache.isAllowed`,
  *   `#2` and on when one declaration has several. They are TypeScript. One without an `import` sees every
  *   value the package exports, as if imported from 'robotstxt-wasm' (its body runs in a block, so its own
@@ -56,7 +56,9 @@
  * - Each module is written to test/.examples/<run>/ (inside the package, so `import … from
  *   'robotstxt-wasm'` and its subpaths resolve to the built package through its own "exports") and run
  *   by `node --enable-source-maps --import test/support/example-fetch-preload.mjs`, which keeps every
- *   fetch on the tests' 127.0.0.1 server.
+ *   fetch on the tests' 127.0.0.1 server (or the example's own, on 127.0.0.1).
+ * - An example that needs Redis connects to REDIS_URL: the test starts a redis-server for them, and skips
+ *   them with a note where none is installed.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -69,7 +71,11 @@ export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const README = join(ROOT, 'README.md');
 /** The guide: every Markdown page under docs/ (not the site generator's folders, nor generated output). */
 export const DOCS_DIR = join(ROOT, 'docs');
-export const DECLARATIONS = join(ROOT, 'dist', 'index.d.ts');
+/**
+ * The published declarations whose `@example`s run: every entry's (the root's first). Examples in them without
+ * an import see the root entry's exports.
+ */
+export const DECLARATIONS = ['index.d.ts', 'robots-parser.d.ts', 'redis.d.ts', 'cache-api.d.ts'].map((file) => join(ROOT, 'dist', file));
 /** Where the instrumented examples are written; git-ignored. */
 export const EXAMPLES_DIR = join(ROOT, 'test', '.examples');
 export const PRELOAD = fileURLToPath(new URL('./example-fetch-preload.mjs', import.meta.url));
