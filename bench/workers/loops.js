@@ -1,5 +1,5 @@
 /**
- * The loops bench/workers.mjs times, the same in Node and in workerd (bench/workers/check.js): each a function
+ * The loops bench/workers/run.mjs times, the same in Node and in workerd (bench/workers/check.js): each a function
  * of its own, so that each is optimized alone. Each returns a sum of what it computed, so that nothing is
  * optimized away.
  */
