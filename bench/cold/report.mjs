@@ -2,11 +2,12 @@
  * The markdown of bench/cold/run.mjs: the "Cold path" section of bench/RESULTS.md, from the run's timings. Per
  * size tier, per URL count, per engine; the ratios to robots-parser (medians of the per-run ratios: within a
  * run the engines are timed back to back, so a slow spell of the machine slows both sides of a ratio alike);
- * target 3's compile throughput; the verdict checks; the issue's targets, met or not.
+ * target 3's compile throughput; the verdict checks; the cold path's targets, met or not.
  */
 import { TIERS, URL_COUNTS } from '../lib/cold-inputs.mjs';
 import { describeMachine } from '../lib/machine.mjs';
 import { median } from '../lib/median.mjs';
+import { sectionHeading } from '../lib/results.mjs';
 import { mark, megabytes, targetsTable, times } from '../matcher/report.mjs';
 
 /**
@@ -211,7 +212,7 @@ function beforeAfterSection(results) {
   return lines;
 }
 
-/** The issue's targets, with what this run measured where it measures them. @param {ColdResults} results */
+/** The cold path's targets, with what this run measured where it measures them. @param {ColdResults} results */
 function targetsSection(results) {
   const t = new ColdTimings(results.cold);
   const agree = results.checks.every((check) => check.ok);
@@ -248,7 +249,7 @@ function targetsSection(results) {
     ['6. workerd: bytes → first verdict, beside Node', `\`npm run bench:workers\` (its cold-path row)`, '–'],
     ['7. no regression elsewhere', `${notHere}: \`node bench/matcher/compare.mjs BEFORE_DIST dist\``, '–'],
   ];
-  return targetsTable('### Targets (issue 20)', rows, [
+  return targetsTable('### Targets', rows, [
     `A target is met only with every verdict check below passing${agree ? ' (they all pass)' : ' (**one fails**: no speed counts)'}.`,
     '',
   ]);
@@ -281,12 +282,15 @@ function probeLine(results) {
   return `Machine speed during the timings (a plain-JS probe before each, as a share of the best seen): ${((100 * Math.min(...probes)) / best).toFixed(0)}–100%, median ${((100 * median(probes)) / best).toFixed(0)}%.`;
 }
 
+/** The title of this section in bench/RESULTS.md (its heading adds the run's date). */
+export const TITLE = "Cold path: a host's robots.txt bytes → its first verdicts";
+
 /** The section, as bench/RESULTS.md holds it. @param {ColdResults} results */
 export function renderCold(results) {
   const { machine, runs, load, inputs, builds } = results;
   const tiers = TIERS.map((tier, i) => `${tier.label} ${inputs.tierFiles[i] ?? 0}`).join(', ');
   return [
-    "## Cold path: a host's robots.txt bytes → its first verdicts (issue 20)",
+    sectionHeading(machine.date, TITLE),
     '',
     `${describeMachine(machine)} · load average ${load.before.toFixed(2)} before, ${load.after.toFixed(2)} after · ` +
       `${runs} interleaved run${runs === 1 ? '' : 's'} per task, each in its own process (engines and builds alternating), a warm-up pass first; ` +

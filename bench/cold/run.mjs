@@ -1,5 +1,5 @@
 /**
- * `npm run bench:cold`: the cold path of issue 20, from a host's robots.txt bytes to its first verdicts, over
+ * `npm run bench:cold`: the cold path, from a host's robots.txt bytes to its first verdicts, over
  * every corpus file, per size tier, with 1 and 8 URLs per host: our native entry (and its indexed tier forced,
  * on builds that have tiers), our robots-parser drop-in, and robots-parser itself, side by side in one run;
  * then target 3 (parse + compile to the full indexed bytecode against robots-parser's parse). Prints the
@@ -13,13 +13,14 @@
  * --quick: 2 runs, short budgets, to try it out (not for RESULTS.md).
  */
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { COLD_ENGINES } from './engines.mjs';
 import { TIERS, URL_COUNTS } from '../lib/cold-inputs.mjs';
-import { coldKey, compileKey, PEER, renderCold } from './report.mjs';
+import { coldKey, compileKey, PEER, renderCold, TITLE } from './report.mjs';
+import { RESULTS, writeSection } from '../lib/results.mjs';
 import { corpusDirectory, expectedDirectory } from '../../harness/corpus.mjs';
 import { machine } from '../lib/machine.mjs';
 import { step } from '../lib/worker-step.mjs';
@@ -36,8 +37,6 @@ import { step } from '../lib/worker-step.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const WORKER = fileURLToPath(new URL('./worker.mjs', import.meta.url));
-const RESULTS = fileURLToPath(new URL('../RESULTS.md', import.meta.url));
-const SECTION = '\n## Cold path';
 
 /** @param {string} name @returns {string | undefined} */
 function option(name) {
@@ -226,24 +225,15 @@ function main() {
     }
     if (process.argv.includes('--write')) {
       if (quick) log('(--quick: RESULTS.md left as it was; run without --quick to record results)');
-      else writeSection(section);
+      else {
+        // In place of the one a previous run wrote, else at the end.
+        writeSection(TITLE, section);
+        log(`written to ${RESULTS}`);
+      }
     }
   } finally {
     for (const build of [after, before]) if (build !== undefined) rmSync(build.dir, { recursive: true, force: true });
   }
-}
-
-/** Puts the section in bench/RESULTS.md, in place of the one a previous run wrote, else at the end. @param {string} section */
-function writeSection(section) {
-  const previous = readFileSync(RESULTS, 'utf8');
-  const at = previous.indexOf(SECTION);
-  const next = at < 0 ? -1 : previous.indexOf('\n## ', at + SECTION.length);
-  const updated =
-    at < 0
-      ? `${previous.trimEnd()}\n\n${section.trimEnd()}\n`
-      : `${previous.slice(0, at)}\n${section.trimEnd()}\n${next < 0 ? '' : previous.slice(next)}`;
-  writeFileSync(RESULTS, updated);
-  log(`written to ${RESULTS}`);
 }
 
 main();

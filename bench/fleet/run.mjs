@@ -13,19 +13,18 @@
  * --write puts the section into bench/RESULTS.md. It builds nothing: the npm script builds dist/ first. Without
  * redis-server it prints a note saying how to install it and exits 0.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { fleetFetch, FLEET_USER_AGENT, originOf, startFleetSites } from '../../harness/fleet-sites.mjs';
 import { runFleet } from '../../harness/fleet-run.mjs';
 import { machine } from '../lib/machine.mjs';
+import { sectionHeading, writeSection } from '../lib/results.mjs';
 import { median } from '../lib/median.mjs';
 import { connectRedis, countRoundTrips, REDIS_CLIENTS } from '../../harness/redis-clients.mjs';
 import { REDIS_INSTALL, redisServerInstalled, startRedisServer } from '../../harness/redis-server.mjs';
 
 const DIST = fileURLToPath(new URL('../../dist', import.meta.url));
-const RESULTS = fileURLToPath(new URL('../RESULTS.md', import.meta.url));
-const TITLE = '## A fleet sharing Redis (robotstxt-wasm/redis)';
+const TITLE = 'A fleet sharing Redis (robotstxt-wasm/redis)';
 
 /** @param {string} name @param {string} fallback */
 function option(name, fallback) {
@@ -166,7 +165,7 @@ await redis.close();
 const host = machine();
 const fetchRow = probes.at(-1);
 const section = [
-  TITLE,
+  sectionHeading(host.date, TITLE),
   '',
   `${host.cpu}, ${host.cores} cores, Node ${host.node}, redis-server ${version}, ${host.date.slice(0, 10)}, load average ${fixed(loadAtStart, 1)} at the start and ${fixed(loadavg()[0] ?? 0, 1)} at the end (the machine is shared). \`node bench/fleet/run.mjs --origins ${ORIGINS} --concurrency ${CONCURRENCY} --probe ${PROBE}\`: each process asks FleetBot's 3 questions of every one of ${fixed(ORIGINS, 0)} origins in an order of its own, ${CONCURRENCY} origins in flight; with the store, the processes connect through node-redis 6, 5, 4 and ioredis 6, 5 in turn (storeTimeoutMs 2000); every origin served by one HTTP server on 127.0.0.1 through a routing fetch (Node's fetch).`,
   '',
@@ -192,11 +191,7 @@ const section = [
 
 console.log(section);
 if (process.argv.includes('--write')) {
-  const results = readFileSync(RESULTS, 'utf8');
-  const start = results.indexOf(TITLE);
-  const end = start < 0 ? -1 : results.indexOf('\n## ', start + TITLE.length);
-  const updated =
-    start < 0 ? `${results.trimEnd()}\n\n${section}` : `${results.slice(0, start)}${section}${end < 0 ? '' : results.slice(end)}`;
-  writeFileSync(RESULTS, updated);
+  // In place of the one a previous run wrote, else at the end.
+  writeSection(TITLE, section);
   log('bench/RESULTS.md updated');
 }

@@ -1,6 +1,6 @@
 /**
- * `npm run bench:hostile-memory`: what robots.txt files built to hurt cost in parsing and in memory (issue 8,
- * "Hostile robots.txt files"); bench/hostile/run.mjs measures the CPU of single checks.
+ * `npm run bench:hostile-memory`: what robots.txt files built to hurt cost in parsing and in memory (the
+ * bound per input kind: docs/design.md#hostile-input); bench/hostile/run.mjs measures the CPU of single checks.
  *
  *   node bench/hostile-memory/run.mjs                      this build (dist/)
  *   node bench/hostile-memory/run.mjs --dist OTHER/dist/index.js   another build, e.g. an older checkout, for before/after

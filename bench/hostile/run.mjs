@@ -1,6 +1,6 @@
 /**
- * `npm run bench:hostile`: the CPU one check costs on robots.txt files built to be slow (issue 8, "Hostile
- * robots.txt files"). A site controls both its robots.txt and the URLs it links to, so every shape below is a
+ * `npm run bench:hostile`: the CPU one check costs on robots.txt files built to be slow (the bound per
+ * input kind: docs/design.md#hostile-input). A site controls both its robots.txt and the URLs it links to, so every shape below is a
  * file of at most 500 KiB (the parse limit) together with URLs chosen against it.
  *
  *   node bench/hostile/run.mjs                 both matchers, URLs of 2, 4, 8 and 16 KiB
@@ -80,7 +80,7 @@ function token(i) {
 const SHAPES = [
   {
     name: 'identical',
-    what: "17,654 × `Disallow: /*aaaaaaaaaaaaaaab` (the issue's file)",
+    what: '17,654 × `Disallow: /*aaaaaaaaaaaaaaab` (the file that started this benchmark)',
     body: fileOf((i) => (i < 17_654 ? 'Disallow: /*aaaaaaaaaaaaaaab' : undefined)),
     urls: (length) => [url(length, 'a'), url(length, 'a', 'b')],
   },

@@ -1,5 +1,5 @@
 /**
- * The WebAssembly lexer alone (issue 20, target 4: ≥ 1 GB/s): each corpus body (cut at 512,000 bytes) copied
+ * The WebAssembly lexer alone (the cold path's target 4 in bench/RESULTS.md: ≥ 1 GB/s): each corpus body (cut at 512,000 bytes) copied
  * into linear memory and lexed to records in chunks of 4,096 as src/engine/wasm-lexer.ts drives it, with no
  * handler work; MB/s of input over the whole corpus and by file-size tier.
  *

@@ -13,7 +13,7 @@ import { cappedBody, MAIN_AGENT, originOf } from './workloads.mjs';
 import { pathsForPattern } from '../../harness/paths.mjs';
 import { mulberry32 } from '../../harness/random.mjs';
 
-/** The size tiers of the issue (20), by capped body size; a file is in the first tier whose `max` it does not pass. */
+/** The cold path's size tiers, by capped body size; a file is in the first tier whose `max` it does not pass. */
 export const TIERS = /** @type {const} */ ([
   { label: '≤ 1 KB', max: 1024 },
   { label: '1–4 KB', max: 4096 },

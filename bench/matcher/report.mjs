@@ -10,6 +10,7 @@ import { typescript, wasm } from '../lib/engines/robotstxt-wasm.mjs';
 import { TYPICAL_FILE_BYTES } from '../lib/workloads.mjs';
 import { describeMachine } from '../lib/machine.mjs';
 import { median } from '../lib/median.mjs';
+import { sectionHeading } from '../lib/results.mjs';
 
 /**
  * @typedef {import('../lib/engines/engine.mjs').Engine} Engine
@@ -166,11 +167,14 @@ function checkCollections(alloc) {
   return { extra, extraGrowth, ok: extra === 0 && extraGrowth < 1e6 };
 }
 
+/** The title of this report's section in bench/RESULTS.md (its heading adds the run's date). */
+export const TITLE = 'The matcher against its peers (`npm run bench`)';
+
 /** @param {Results} results */
 function header({ machine: m, quick, runs, build, load, prepared }) {
   const { corpus, hot, typical } = prepared;
   return [
-    '# Benchmark results',
+    sectionHeading(m.date, TITLE),
     '',
     `${describeMachine(m)} · ` +
       `load average ${load.before.toFixed(2)} before, ${load.after.toFixed(2)} after · ` +
@@ -187,7 +191,7 @@ function header({ machine: m, quick, runs, build, load, prepared }) {
   ];
 }
 
-/** Issue 11's targets, each with what this run measured. @param {Results} results */
+/** The matcher's targets, each with what this run measured. @param {Results} results */
 function targetsSection({ samples, memory, alloc }) {
   const t = new Timings(samples);
   /** @param {Workload} workload @param {Engine} engine */
@@ -234,14 +238,14 @@ function targetsSection({ samples, memory, alloc }) {
       mark(gcs.ok),
     ],
   ];
-  return targetsTable('## Targets (issue 11)', rows, ['Sections below give every figure these come from.', '']);
+  return targetsTable('### Targets', rows, ['Sections below give every figure these come from.', '']);
 }
 
 /** @param {Results} results */
 function throughputSection({ samples }) {
   const t = new Timings(samples);
   const lines = [
-    '## Throughput',
+    '### Throughput',
     '',
     `| workload | ${ENGINES.map((engine) => engine.label).join(' | ')} | wasm ÷ robots-parser | drop-in ÷ robots-parser | wasm ÷ guard |`,
     `| --- | ${ENGINES.map(() => '---:').join(' | ')} | ---: | ---: | ---: |`,
@@ -306,7 +310,7 @@ function everyRunSection({ samples, runs }) {
 /** @param {Results} results */
 function memorySection({ memory }) {
   const lines = [
-    '## Memory (every corpus file compiled for Googlebot at once)',
+    '### Memory (every corpus file compiled for Googlebot at once)',
     '',
     "| matcher | agents | rules | rules' text | WebAssembly memory | JS heap + ArrayBuffers | per agent | ÷ rules' text | all disposed: WebAssembly memory back to baseline |",
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
@@ -339,7 +343,7 @@ function allocationSection({ alloc }) {
   const row = (title, c) =>
     `| ${title} | ${c.calls.toLocaleString('en')} | ${c.seconds.toFixed(1)} | ${c.minor} | ${c.major} | ${c.other} | ${megabytes(c.heapDelta)} | ${si(c.perSecond)} |`;
   const lines = [
-    `## Allocation (${alloc.count.toLocaleString('en')} single checks on the hot site)`,
+    `### Allocation (${alloc.count.toLocaleString('en')} single checks on the hot site)`,
     '',
     '| loop | calls | seconds | scavenges | major GCs | other GC entries | heap growth | calls/s |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
@@ -370,7 +374,7 @@ function agreementSection({ agreement, disagreements }) {
     ['batch', 'hot site, batch of strings'],
   ]);
   const lines = [
-    '## Agreement with robotstxt-wasm (wasm, single check), before timing',
+    '### Agreement with robotstxt-wasm (wasm, single check), before timing',
     '',
     `| engine | ${columns.map(([, title]) => title).join(' | ')} |`,
     `| --- | ${columns.map(() => '---:').join(' | ')} |`,

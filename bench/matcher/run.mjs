@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: robotstxt-wasm against robots-parser and robots-txt-guard, side by side, on workloads built
- * from the real-world corpus (bench/lib/workloads.mjs), with issue 11's targets first. Prints a markdown report
- * (bench/matcher/report.mjs) and writes it to bench/RESULTS.md.
+ * from the real-world corpus (bench/lib/workloads.mjs), with the matcher's targets first. Prints a markdown report
+ * (bench/matcher/report.mjs) and writes it to bench/RESULTS.md, in place of its previous section.
  *
  *   node bench/matcher/run.mjs            the full run (5 interleaved runs per task; several minutes on 2 cores)
  *   node bench/matcher/run.mjs --quick    2 runs, shorter budgets, for trying it out; prints, does not write RESULTS.md
@@ -12,7 +12,7 @@
  * spell of the machine hits all engines alike, and the report gives the median across runs.
  */
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,7 +20,8 @@ import { corpusDirectory, expectedDirectory } from '../../harness/corpus.mjs';
 import { WORKLOADS } from '../lib/engines/engine.mjs';
 import { ENGINES } from '../lib/engines/index.mjs';
 import { machine } from '../lib/machine.mjs';
-import { megabytes, rate, render } from './report.mjs';
+import { megabytes, rate, render, TITLE } from './report.mjs';
+import { RESULTS, writeSection } from '../lib/results.mjs';
 import { step } from '../lib/worker-step.mjs';
 
 /**
@@ -38,18 +39,7 @@ const RUNS = quick ? 2 : 5;
 const TIME_MS = quick ? 250 : 1000;
 const ALLOC_CHECKS = quick ? 1_000_000 : 10_000_000;
 
-const RESULTS = fileURLToPath(new URL('../RESULTS.md', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-
-/** Sections of RESULTS.md written by hand from other benchmarks (bench/hostile*.mjs, bench/workers/run.mjs), from the
- * first on: kept by a new run. */
-const KEPT_FROM = '\n## Hostile input';
-
-function keptSections() {
-  const previous = existsSync(RESULTS) ? readFileSync(RESULTS, 'utf8') : '';
-  const at = previous.indexOf(KEPT_FROM);
-  return at < 0 ? '' : previous.slice(at);
-}
 
 /** @param {string} line */
 function log(line) {
@@ -161,7 +151,7 @@ function main() {
     if (quick) {
       log('(--quick: RESULTS.md left as it was; run without --quick to record results)');
     } else {
-      writeFileSync(RESULTS, `${report.trimEnd()}\n${keptSections()}`);
+      writeSection(TITLE, report);
       log(`written to ${RESULTS}`);
     }
   } finally {

@@ -1,5 +1,6 @@
 /**
- * A single check's cost in Node, Bun and Deno (issue 22): bench/runtimes/check.mjs's loop, the same in each,
+ * A single check's cost in Node, Bun and Deno (the library claims all three, so a
+ * slow runtime must show): bench/runtimes/check.mjs's loop, the same in each,
  * each run in a process of its own, runs interleaved (run 1 in every runtime, then run 2, …) so that a slow
  * spell of the shared machine hits all alike; reports each runtime's median across runs and its ratio to Node's.
  * A runtime that is not installed (harness/other-runtimes.mjs: .ci/tools, then PATH) is left out, and said to be.

@@ -1,7 +1,7 @@
 /**
  * `npm run bench:workers`: the per-check cost inside Cloudflare's runtime (workerd, through miniflare) and in
  * Node, on the same inputs: single isAllowed() calls, the batch entry, and parse + compile + one check; and the
- * cold path (issue 20, target 6): a sample of corpus files, each host's bytes taken to its first verdict.
+ * cold path (target 6 of the cold path's targets in bench/RESULTS.md): a sample of corpus files, each host's bytes taken to its first verdict.
  * Each workerd figure is the wall time of a request that runs the loop, less that of a request that runs it
  * for no iteration (so the request's own cost drops out), over the iterations; medians of 5.
  *

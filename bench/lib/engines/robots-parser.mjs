@@ -3,7 +3,7 @@
  * which are all it needs to answer, so its parse is its parse + compile; its checks take absolute URLs and
  * the agent. It has no batch entry: the batch loop calls its single check, writing the same output array.
  *
- * The same loops time our drop-in for it (`robotstxt-wasm/compat/robots-parser`, issue 12): the same
+ * The same loops time our drop-in for it (`robotstxt-wasm/compat/robots-parser`): the same
  * interface, so the same calls; it compiles an agent's rules on that agent's first check, which the
  * crawler pass makes before timing, as robots-parser's parse is made before timing.
  */

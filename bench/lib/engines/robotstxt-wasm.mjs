@@ -40,7 +40,7 @@ export async function loadLibrary(dir, kind) {
 
 /**
  * `rules` compiled now, in the tier they compile to once their uncompiled verdicts are spent (scan for a small
- * ruleset): since issue 20, forAgent() compiles nothing and the first verdicts are read from the rules as
+ * ruleset): since the uncompiled tier (docs/design.md#tiers), forAgent() compiles nothing and the first verdicts are read from the rules as
  * written, so a measurement of compiled rules asks for it. An empty batch compiles and checks nothing; on older
  * builds, whose forAgent() compiled, it does nothing.
  * @template {AgentRules} T @param {T} rules @returns {T}
