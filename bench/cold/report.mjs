@@ -8,7 +8,7 @@ import { TIERS, URL_COUNTS } from '../lib/cold-inputs.mjs';
 import { describeMachine } from '../lib/machine.mjs';
 import { median } from '../lib/median.mjs';
 import { sectionHeading } from '../lib/results.mjs';
-import { mark, megabytes, targetsTable, times } from '../matcher/report.mjs';
+import { mark, megabytes, targetsTable, times } from '../lib/format.mjs';
 
 /**
  * @typedef {import('./worker.mjs').ColdTiming} ColdTiming

@@ -26,7 +26,7 @@ import { describeMachine, machine } from '../lib/machine.mjs';
 import { median } from '../lib/median.mjs';
 import { RESULTS, writeHeadline } from '../lib/results.mjs';
 import { step } from '../lib/worker-step.mjs';
-import { rate, times } from '../matcher/report.mjs';
+import { rate, times } from '../lib/format.mjs';
 
 /**
  * @typedef {import('../matcher/worker.mjs').Prepared} Prepared
@@ -191,7 +191,7 @@ function render(speeds, units, prepared, run) {
     `## Headline (${run.date.slice(0, 10)})`,
     '',
     `${run.machineLine} · load average ${run.load.before.toFixed(2)} before, ${run.load.after.toFixed(2)} after · ` +
-      `${RUNS} interleaved runs per task of ${TIME_MS} ms, each in its own process; medians across runs (± half the range); ` +
+      `${RUNS} interleaved run${RUNS === 1 ? '' : 's'} per task of ${TIME_MS} ms, each in its own process; medians across runs (± half the range); ` +
       `ratios are medians of the per-run ratios (higher: robotstxt-wasm faster) · ${(run.seconds / 60).toFixed(1)} min`,
     '',
     `\`npm run bench:headline\`. Build: dist/index.js \`${run.build}\` (sha-256 prefix). Inputs (fingerprint \`${prepared.fingerprint}\`): ` +

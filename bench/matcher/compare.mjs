@@ -15,7 +15,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { corpusDirectory, expectedDirectory } from '../../harness/corpus.mjs';
 import { WORKLOADS } from '../lib/engines/engine.mjs';
-import { rate } from './report.mjs';
+import { rate } from '../lib/format.mjs';
 import { median } from '../lib/median.mjs';
 import { step } from '../lib/worker-step.mjs';
 

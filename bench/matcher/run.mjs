@@ -20,7 +20,8 @@ import { corpusDirectory, expectedDirectory } from '../../harness/corpus.mjs';
 import { WORKLOADS } from '../lib/engines/engine.mjs';
 import { ENGINES } from '../lib/engines/index.mjs';
 import { machine } from '../lib/machine.mjs';
-import { megabytes, rate, render, TITLE } from './report.mjs';
+import { megabytes, rate } from '../lib/format.mjs';
+import { render, TITLE } from './report.mjs';
 import { RESULTS, writeSection } from '../lib/results.mjs';
 import { step } from '../lib/worker-step.mjs';
 
