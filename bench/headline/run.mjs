@@ -131,7 +131,7 @@ function timeAll(tasks, speeds, units) {
 
 /**
  * @param {Speeds} speeds @param {Map<string, string>} units @param {Prepared} prepared
- * @param {{ date: string, machineLine: string, build: string, load: { before: number, after: number }, seconds: number }} run
+ * @param {{ date: string, machineLine: string, build: string, load: { before: number, after: number }, busy: boolean, seconds: number }} run
  */
 function render(speeds, units, prepared, run) {
   const peer = `robots-parser ${peerVersion('robots-parser')}`;
@@ -194,6 +194,9 @@ function render(speeds, units, prepared, run) {
       `${RUNS} interleaved run${RUNS === 1 ? '' : 's'} per task of ${TIME_MS} ms, each in its own process; medians across runs (± half the range); ` +
       `ratios are medians of the per-run ratios (higher: robotstxt-wasm faster) · ${(run.seconds / 60).toFixed(1)} min`,
     '',
+    ...(run.busy
+      ? ['**A busy machine** (load average above its core count): other work shared the cores, so every figure is rough.', '']
+      : []),
     `\`npm run bench:headline\`. Build: dist/index.js \`${run.build}\` (sha-256 prefix). Inputs (fingerprint \`${prepared.fingerprint}\`): ` +
       `the corpus, ${prepared.corpus.files.toLocaleString('en')} files; agent Googlebot. A short run of the suites' own tasks: ` +
       'each row is measured in full, with its method and its inputs, by the section named below.',
@@ -242,11 +245,13 @@ function main() {
     const units = new Map();
     timeAll(tasks, speeds, units);
     const m = machine();
+    const loadAfter = loadavg()[0] ?? 0;
     const headline = render(speeds, units, prepared, {
       date: m.date,
       machineLine: describeMachine(m),
       build,
-      load: { before: loadBefore, after: loadavg()[0] ?? 0 },
+      load: { before: loadBefore, after: loadAfter },
+      busy: Math.max(loadBefore, loadAfter) > m.cores,
       seconds: (performance.now() - began) / 1000,
     });
     console.log(headline);
