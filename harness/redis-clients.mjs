@@ -1,6 +1,6 @@
 /**
  * The Redis clients robotstxt-wasm/redis serves, each major as the package's devDependencies install it
- * (`redis-4` is `npm:redis@4`, and so on), connected the same way for the tests and bench/fleet.mjs: errors
+ * (`redis-4` is `npm:redis@4`, and so on), connected the same way for the tests and bench/fleet/run.mjs: errors
  * of a lost server handled (the fault tests stop it; RobotsCache counts what that does), reconnecting every
  * 50 ms. Plain JavaScript typed in JSDoc, so that the benchmark's child processes run on plain Node.
  *

@@ -1,5 +1,5 @@
 /**
- * A real redis-server for the Redis tests and bench/fleet.mjs: on a free 127.0.0.1 port, in a temporary
+ * A real redis-server for the Redis tests and bench/fleet/run.mjs: on a free 127.0.0.1 port, in a temporary
  * directory of its own, persisting nothing; stopped and started again on the same port (the fault tests), and
  * always cleaned up (close(), and the process's exit). Plain JavaScript typed in JSDoc, so that the benchmark
  * runs on plain Node; test/support/redis-server.ts adds the tests' rule for a machine without redis-server.

@@ -3,7 +3,7 @@
  * write a 500 KiB file of wildcard rules built to be slow and link to URLs built against them. DESIGN.md §2:
  * "Every robots.txt and URL may be hostile: … CPU per check [is] bounded".
  *
- * The files are generated here, each as large as the parse limit allows, in the shapes bench/hostile.mjs
+ * The files are generated here, each as large as the parse limit allows, in the shapes bench/hostile/run.mjs
  * times (that script measures the CPU; no test asserts a time). These tests pin what the bound must not
  * change: that the piece automaton (src/compile/bytecode.ts) picks the very rule that trying the rules one by
  * one picks, in both matchers, on every shape; that identical rules are kept once with the verdicts and
@@ -32,7 +32,7 @@ const RFC9309 = profileNamed('rfc9309');
 const RFC9309_OPTIONS: BytecodeOptions = { normalizeUrl: true, robotsTxtAllowed: true, pathEndsAtNul: false };
 
 // ---------------------------------------------------------------------------------------------------------
-// The shapes (as in bench/hostile.mjs): a file, and URLs of a given byte length chosen against it.
+// The shapes (as in bench/hostile/run.mjs): a file, and URLs of a given byte length chosen against it.
 
 interface Shape {
   readonly name: string;

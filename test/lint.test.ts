@@ -281,7 +281,7 @@ describe('ordinary files give no error and no warning', () => {
 /**
  * A service that lints uploaded files lints what strangers wrote. Each heavy input has a test of its own with a
  * timeout far above what a linear pass costs (well under a second here), so that a check gone quadratic fails by
- * name; speed itself is measured in bench/lint.mjs.
+ * name; speed itself is measured in bench/lint/run.mjs.
  */
 describe('hostile files and the size limit', { timeout: 15_000 }, () => {
   /** `line` repeated to `size` bytes after a User-agent line. */

@@ -1,5 +1,5 @@
 /**
- * The Worker bench/workers.mjs times inside workerd: it takes a robots.txt and URLs once (/setup), then runs
+ * The Worker bench/workers/run.mjs times inside workerd: it takes a robots.txt and URLs once (/setup), then runs
  * the loop each request names, so that the Node side can time loops of different lengths and subtract. For the
  * cold path it takes a sample of corpus files once (/cold-setup: each body as base64, with its first URL),
  * then runs that many passes over them (/cold?n=).

@@ -1,5 +1,5 @@
 /**
- * The loops bench/workers.mjs times, the same in Node and in workerd (bench/workers/check.js): each a function
+ * The loops bench/workers/run.mjs times, the same in Node and in workerd (bench/workers/check.js): each a function
  * of its own, so that each is optimized alone. Each returns a sum of what it computed, so that nothing is
  * optimized away.
  */
@@ -55,7 +55,7 @@ export function timedLoops(parseRobotsTxt, body, urls, rules) {
 }
 
 /**
- * The cold path (issue 20, target 6): each host's robots.txt bytes, parsed, compiled for Googlebot, asked its
+ * The cold path (target 6 of the cold path's targets in bench/RESULTS.md): each host's robots.txt bytes, parsed, compiled for Googlebot, asked its
  * first URL, dropped; the whole sample `n` times. The same in Node and in workerd, like the loops above.
  * @param {typeof import('../../src/index.js').parseRobotsTxt} parseRobotsTxt
  * @param {readonly { body: Uint8Array, url: string }[]} files

@@ -81,7 +81,7 @@ export const SCAN_CHECKS = 16;
  * compiled. An uncompiled verdict tries every rule, so it costs about as much as a tenth of compiling them
  * (bench corpus, Googlebot, URLs drawn from each host's rules: ≈ 2 µs against ≈ 10 for a file ≤ 1 KB, ≈ 13
  * against ≈ 120 for 4–16 KB), where a compiled check costs 0.3–0.4 µs. Answering the first 8 uncompiled
- * (bench/cold-ab.mjs against answering 1): a host asked once costs the same, a host asked 8 times costs the
+ * (bench/cold/ab.mjs against answering 1): a host asked once costs the same, a host asked 8 times costs the
  * same on files ≤ 1 KB and 10–26 % less on larger ones, which compile indexed. A host asked more pays at most
  * about one compile more than if it had compiled at once: the ski rental's bound.
  */
