@@ -25,21 +25,11 @@ import {
 import { isAllowed } from './matcher';
 import { findByte } from './scan';
 import { isUtf8 } from './utf8';
+import { AT, BACKSLASH, COLON, CR, DELETE, HASH, LF, QUESTION, SLASH, SPACE } from './bytes';
 
 // decideLine's mark on a stop, to tell it from a verdict.
 const ASKS: u32 = 0x100;
 const INLINE_KEY_BYTES: usize = HOST_ENTRY_SIZE - HOST_ENTRY_KEY;
-
-const LF: u8 = 0x0a;
-const CR: u8 = 0x0d;
-const SPACE: u8 = 0x20;
-const SLASH: u8 = 0x2f;
-const COLON: u8 = 0x3a;
-const QUESTION: u8 = 0x3f;
-const HASH: u8 = 0x23;
-const AT: u8 = 0x40;
-const BACKSLASH: u8 = 0x5c;
-const DELETE: u8 = 0x7f;
 
 // Where a line's URL is, found by urlOf().
 let urlStart: usize = 0;

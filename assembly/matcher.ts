@@ -16,8 +16,7 @@ import { automatonOf, scanPieces } from './automaton';
 import { bytesEqual, findByte } from './scan';
 import { copyInto, firstHash, isRobotsTxtPath, normalizeInto, pathStartOf, scanPath, specialBytes } from './url-path';
 import { matchWildcard } from './wildcard';
-
-const SLASH: u8 = 0x2f;
+import { SLASH } from './bytes';
 
 /**
  * Decides `input[0..length)` (a URL or a path, UTF-8) against the ruleset at `ruleset`.

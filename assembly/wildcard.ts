@@ -1,8 +1,7 @@
 // Matching one wildcard pattern against a path, rule by rule.
 
 import { bytesEqual, findByte } from './scan';
-
-const STAR: u8 = 0x2a;
+import { STAR } from './bytes';
 
 // `*` splits the pattern into literal pieces. Each piece is found leftmost after the previous one, which
 // is exact for patterns whose only metacharacter is `*`, and costs O(|path| × |pattern|) at worst.

@@ -12,9 +12,7 @@
  * match exists exactly when this finds one.
  */
 import type { RuleRecords } from '../parse/rule-records.js';
-
-const STAR = 0x2a;
-const DOLLAR = 0x24;
+import { DOLLAR, STAR } from '../bytes.js';
 
 /**
  * Checks answered by a scan before an agent's rules are compiled. Compiling a median agent (9 rules) costs

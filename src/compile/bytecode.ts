@@ -206,9 +206,7 @@ import {
   RULESET_ROBOTS_TXT_ALLOWED,
   RULESET_SCAN,
 } from '../layout.js';
-
-const STAR = 0x2a;
-const DOLLAR = 0x24;
+import { DOLLAR, STAR } from '../bytes.js';
 
 /** Rules as the bytecode writer takes them: normalized, in priority order, packed in one buffer. */
 export interface PatternList {

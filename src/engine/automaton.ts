@@ -51,8 +51,7 @@ import {
   RULE_PATTERN_LENGTH,
   RULE_PATTERN_OFFSET,
 } from '../layout.js';
-
-const STAR = 0x2a;
+import { STAR } from '../bytes.js';
 
 /** A block's automaton, read once into arrays, with the work area its checks use. */
 const automata = new WeakMap<Uint8Array, PieceScan | null>();

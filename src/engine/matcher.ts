@@ -29,8 +29,8 @@ import {
 import { automatonOf } from './automaton.js';
 import { percentNormalize } from '../compile/normalize.js';
 import { pathParamsQuery, withLeadingSlash } from './url-path.js';
+import { STAR } from '../bytes.js';
 
-const STAR = 0x2a;
 const ROBOTS_TXT = new TextEncoder().encode('/robots.txt');
 
 /** Decides `url` (a URL or a path, UTF-8): the index of the deciding rule, NO_MATCH, or ROBOTS_TXT_IMPLICIT_ALLOW. */

@@ -18,8 +18,8 @@ import type { RuleRecords } from '../parse/rule-records.js';
 import type { Profile } from '../profile.js';
 import { isRobotsTxt, matchesPattern, pathForRules } from './matcher.js';
 import { pathParamsQueryOf, withLeadingSlash } from './url-path.js';
+import { DOLLAR } from '../bytes.js';
 
-const DOLLAR = 0x24;
 const utf8 = new TextEncoder();
 /** The URL asked, as UTF-8. */
 const urlScratch = new Scratch<Uint8Array>((length) => new Uint8Array(length));

@@ -7,11 +7,10 @@
  */
 
 import { MAX_LINE_BYTES } from '../layout.js';
+import { CR, LF } from '../bytes.js';
 
 export { MAX_LINE_BYTES };
 
-const LF = 0x0a;
-const CR = 0x0d;
 const BYTE_ORDER_MARK = [0xef, 0xbb, 0xbf] as const;
 
 /**

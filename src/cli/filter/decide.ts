@@ -17,11 +17,10 @@ import { decideLine, hostsOf, rulesOfField, type BatchResult, type Decision, typ
 import { noReasons, reasonOf, type Reason } from './reason.js';
 import { writeRecord, type LineRecord, type RecordFormat } from './record.js';
 import { lineScannerFor, scanBatch } from './scanned.js';
+import { CR, LF } from '../../bytes.js';
 
 export type { BatchResult } from './line-verdict.js';
 
-const NEWLINE = 0x0a;
-const CR = 0x0d;
 const utf8 = new TextDecoder();
 const encoder = new TextEncoder();
 
@@ -76,7 +75,7 @@ function decideLineByLine(batch: Uint8Array, settings: FilterSettings, source: R
   const lines: LineOutcome[] = [];
 
   for (let start = 0; start < batch.length;) {
-    const newline = batch.indexOf(NEWLINE, start);
+    const newline = batch.indexOf(LF, start);
     const next = newline < 0 ? batch.length : newline + 1;
     let end = newline < 0 ? batch.length : newline;
     if (end > start && batch[end - 1] === CR) end--;
@@ -135,9 +134,9 @@ function decideLineByLine(batch: Uint8Array, settings: FilterSettings, source: R
     if (settings.output !== 'text') {
       flushRun();
       writeRecord(settings.output, recordOf(line, name, firstLine + index, batch.subarray(start, end), settings), parts);
-    } else if (batch[next - 1] !== NEWLINE) {
+    } else if (batch[next - 1] !== LF) {
       flushRun();
-      parts.push(batch.subarray(start, end), Uint8Array.of(NEWLINE));
+      parts.push(batch.subarray(start, end), Uint8Array.of(LF));
     } else {
       if (runStart < 0) runStart = start;
       runEnd = next;

@@ -17,6 +17,7 @@
 import type { Reason } from './reason.js';
 import type { OutputFormat } from './options.js';
 import { tsvField } from './tsv.js';
+import { COMMA, QUOTE } from '../../bytes.js';
 
 export type RecordFormat = Exclude<OutputFormat, 'text'>;
 export type Verdict = 'allowed' | 'disallowed' | 'malformed';
@@ -42,8 +43,6 @@ export interface LineRecord {
 export const RECORD_COLUMNS = ['n', 'url', 'verdict', 'reason', 'rule_kind', 'rule_pattern', 'rule_line', 'text'] as const;
 
 const encoder = new TextEncoder();
-const COMMA = 0x2c;
-const QUOTE = 0x22;
 const TAB = Uint8Array.of(0x09);
 const COMMA_BYTES = Uint8Array.of(COMMA);
 const LF = Uint8Array.of(0x0a);

@@ -34,8 +34,8 @@ import type { FilterSettings, InputShape } from './options.js';
 import { REASONS, noReasons, reasonOf, type ReasonCounts } from './reason.js';
 import { isCut, isRules, type HostReason, type HostRules, type RobotsSource } from './robots-source.js';
 import { emptyField, MAX_URL_LINE_BYTES, readUrlField } from './url-field.js';
+import { TAB } from '../../bytes.js';
 
-const TAB = 0x09;
 const utf8 = new TextDecoder();
 
 /** The scanner, when it serves these settings: the WebAssembly matcher answers, no rule is shown, a line or a field is the URL. */
