@@ -16,7 +16,7 @@ import { needsNormalizing, percentNormalizeInto } from '../compile/normalize.js'
 import { Scratch } from '../compile/scratch.js';
 import type { RuleRecords } from '../parse/rule-records.js';
 import type { Profile } from '../profile.js';
-import { isRobotsTxt, matchesPattern, pathForRules } from './matcher.js';
+import { isRobotsTxtPath, matchesPattern, pathForRules } from './matcher.js';
 import { pathParamsQueryOf, withLeadingSlash } from './url-path.js';
 import { DOLLAR } from '../bytes.js';
 
@@ -87,6 +87,6 @@ export function recordsAllow(records: RuleRecords, profile: Profile, input: stri
   const length = encodeInto(input, url);
   const located = isPath ? withLeadingSlash(url.subarray(0, length)) : pathParamsQueryOf(url, length);
   const path = pathForRules(located, profile.pathEndsAtNul, profile.normalizeUrl);
-  if (profile.robotsTxtAlwaysAllowed && isRobotsTxt(path)) return true;
+  if (profile.robotsTxtAlwaysAllowed && isRobotsTxtPath(path)) return true;
   return allowsPath(records, profile, path);
 }

@@ -5,7 +5,7 @@
 import { profileNamed } from '../profile.js';
 import { quote, type LintContext } from './context.js';
 import type { LintSource, SourceLine } from './source.js';
-import { firstInvalidUtf8, isValidUtf8 } from './utf8.js';
+import { firstInvalidUtf8, isUtf8 } from './utf8.js';
 
 /** Google reads the first 500 KiB (RFC 9309 §2.5 asks for at least that much); the rest is ignored. */
 export const GOOGLE_LIMIT_BYTES = 500 * 1024;
@@ -64,7 +64,7 @@ export function checkSize(context: LintContext): void {
 /** Invalid UTF-8, once per line: Google reads the bytes as they are, other crawlers decode them (and may not). */
 export function checkEncoding(context: LintContext): void {
   const { source } = context;
-  if (isValidUtf8(source.bytes)) return;
+  if (isUtf8(source.bytes)) return;
   source.lines.forEach(({ start, end }, index) => {
     const invalid = firstInvalidUtf8(source.bytes, start, end);
     if (invalid < 0) return;
