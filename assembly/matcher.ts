@@ -15,7 +15,7 @@ import {
 import { automatonOf, scanPieces } from './automaton';
 import { bytesEqual, findByte } from './scan';
 import { copyInto, firstHash, isRobotsTxtPath, normalizeInto, pathStartOf, scanPath, specialBytes } from './url-path';
-import { matchWildcard } from './wildcard';
+import { matchesPattern } from './wildcard';
 import { SLASH } from './bytes';
 
 /**
@@ -211,7 +211,7 @@ function matchesPatternRule(ruleset: usize, index: u32, path: usize, pathLength:
     if (anchored ? pathLength != patternLength : pathLength < patternLength) return false;
     return bytesEqual(path, pattern, patternLength);
   }
-  return matchWildcard(path, pathLength, pattern, patternLength, anchored);
+  return matchesPattern(path, pathLength, pattern, patternLength, anchored);
 }
 
 /** decide(), reduced to the verdict: 1 allowed, 0 disallowed. */
