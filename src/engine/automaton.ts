@@ -5,7 +5,7 @@
  * port, it shares its algorithm with the WebAssembly matcher: the differential tests hold both to the rule
  * table read rule by rule (decideRuleByRule) and to a regular-expression oracle, which share nothing with it.
  */
-import { workAreaLayout } from '../compile/bytecode.js';
+import { workAreaLayout } from '../compile/automaton-section.js';
 import {
   AUTOMATON_DEEP,
   AUTOMATON_DEEP_COUNT,

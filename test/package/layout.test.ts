@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { generatedFiles } from '../../scripts/layout.mjs';
-import { workAreaLayout } from '../../src/compile/bytecode.js';
+import { workAreaLayout } from '../../src/compile/automaton-section.js';
 import * as layout from '../../src/layout.js';
 import { WasmBackend } from '../../src/engine/wasm-backend.js';
 import { checkLayout, LayoutMismatchError, layoutMismatches } from '../../src/engine/wasm-layout.js';
