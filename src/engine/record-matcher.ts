@@ -2,7 +2,7 @@
  * The first verdicts of a ruleset, read from its rules as the file wrote them (RuleRecords), with nothing
  * compiled: no sort, no bytecode, no copy into the matcher's memory. A crawler meeting a host asks its rules
  * once or a few times, and for a small file compiling costs more than everything else on the way from its
- * bytes to the first verdict (issue 20: two thirds of a file ≤ 1 KB).
+ * bytes to the first verdict: two thirds of that time for a file ≤ 1 KB (docs/design.md#tiers).
  *
  * The rules are the compiled ones by construction: the same patterns kept (canMatch), normalized the same way
  * (percentNormalizeInto), the same `…/$` added by Google's index.html rule, ranked by the same priorityOf,
