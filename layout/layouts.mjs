@@ -1,6 +1,7 @@
 /**
  * The one source of every constant that TypeScript (src/) and WebAssembly (assembly/) must agree on:
- * `LAYOUT`, the layouts the host shares with the module, and `BYTES`, the ASCII bytes both sides read.
+ * `LAYOUT`, the layouts the host shares with the module, `BYTES`, the ASCII bytes both sides read, and
+ * `SEQUENCES`, the byte sequences TypeScript names.
  * scripts/layout.mjs writes them out as src/layout.ts, assembly/layout.ts, src/bytes.ts and assembly/bytes.ts
  * (`npm run build:layout`, run first by `npm run build`); edit this file, never those. test/package/layout.test.ts
  * checks that the files in the tree are what this source makes.
@@ -239,3 +240,11 @@ export const BYTES = [
   ['BACKSLASH', '0x5c', '\\'],
   ['DELETE', '0x7f', 'DEL'],
 ];
+
+/**
+ * Byte sequences TypeScript names (the module is handed bodies with these already skipped): [name, bytes,
+ * what they are]. Written to src/bytes.ts only.
+ *
+ * @type {[name: string, bytes: string[], about: string][]}
+ */
+export const SEQUENCES = [['BYTE_ORDER_MARK', ['0xef', '0xbb', '0xbf'], 'U+FEFF, the byte order mark, as UTF-8 writes it']];

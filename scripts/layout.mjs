@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 /**
- * Writes the constants of layout/layouts.mjs out for both sides: src/layout.ts and src/bytes.ts for
- * TypeScript, assembly/layout.ts and assembly/bytes.ts for AssemblyScript. `npm run build:layout` (run first
+ * Writes the constants of layout/layouts.mjs (LAYOUT, BYTES, SEQUENCES) out for both sides: src/layout.ts
+ * and src/bytes.ts for TypeScript, assembly/layout.ts and assembly/bytes.ts for AssemblyScript. `npm run build:layout` (run first
  * by `npm run build`) writes them; `node scripts/layout.mjs --check` only says which differ from the tree, and
  * test/package/layout.test.ts checks the same through generatedFiles().
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { BYTES, LAYOUT } from '../layout/layouts.mjs';
+import { BYTES, LAYOUT, SEQUENCES } from '../layout/layouts.mjs';
 
 const root = new URL('../', import.meta.url);
 
@@ -71,6 +71,11 @@ function bytesFile(side) {
   for (const [name, value, character] of BYTES) {
     const declared = side === 'ts' ? name : `${name}: u8`;
     lines.push(`export const ${declared} = ${checkedValue(value)}; // ${character}`);
+  }
+  if (side === 'ts') {
+    for (const [name, bytes, about] of SEQUENCES) {
+      lines.push('', `/** ${about}. */`, `export const ${name} = [${bytes.map(checkedValue).join(', ')}] as const;`);
+    }
   }
   return lines.join('\n') + '\n';
 }

@@ -22,3 +22,6 @@ export const AT = 0x40; // @
 export const OPEN_BRACKET = 0x5b; // [
 export const BACKSLASH = 0x5c; // \
 export const DELETE = 0x7f; // DEL
+
+/** U+FEFF, the byte order mark, as UTF-8 writes it. */
+export const BYTE_ORDER_MARK = [0xef, 0xbb, 0xbf] as const;

@@ -16,9 +16,7 @@ import type { RecordHandler, RecordReader } from '../parse/records.js';
 import { startsWithIgnoringAsciiCase } from '../parse/ascii.js';
 import type { RuleRecords } from '../parse/rule-records.js';
 import { formatAgent, NormalizedRules, type CompatAgent, type CompatReading } from './robots-parser-reading.js';
-import { COLON, CR, HASH, LF } from '../bytes.js';
-
-const BYTE_ORDER_MARK = [0xef, 0xbb, 0xbf] as const;
+import { BYTE_ORDER_MARK, COLON, CR, HASH, LF } from '../bytes.js';
 
 type Key = 'user-agent' | 'allow' | 'disallow' | 'sitemap' | 'crawl-delay' | 'host';
 const KEYS: readonly Key[] = ['user-agent', 'allow', 'disallow', 'sitemap', 'crawl-delay', 'host'];
