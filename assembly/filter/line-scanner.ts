@@ -1,13 +1,14 @@
-// The line scanner: a batch of log lines → the lines `robotstxt filter` writes, in one crossing.
+// The CLI's line scanner: a batch of log lines → the lines `robotstxt filter` writes, in one crossing.
 //
 // It reads each line's URL (the whole line, or one field of it), finds its authority, looks that up in a
 // table of authorities the host has resolved, decides the URL with the matcher straight out of the batch,
 // counts the verdict, and copies the wanted lines to the output. Anything it does not know, it leaves to
 // the host (src/cli/filter/line-scanner.ts; the state block and the stops are laid out in ../layout.ts;
-// src/cli/filter/decide.ts is the reference for what a line means): it stops at that line and says why, and the host decides the line, hands
-// its verdict back (STATE_FORCED) and may remember its authority (rememberHost) before scanning on. So the
-// scanner holds no reading of a URL of its own beyond finding the authority; unusual lines (not http(s), a
-// space in the authority, not UTF-8, too long, no such field) are read by the host, once each.
+// src/cli/filter/decide.ts is the reference for what a line means): it stops at that line and says why,
+// and the host decides the line, hands its verdict back (STATE_FORCED) and may remember its authority
+// (rememberHost) before scanning on. So the scanner holds no reading of a URL of its own beyond finding the
+// authority; unusual lines (not http(s), a space in the authority, not UTF-8, too long, no such field) are
+// read by the host, once each.
 //
 // Nothing here allocates: the host allocates the state block, the batch, the output, the scratch and the
 // authority table, and writes their addresses into the state block.
