@@ -13,8 +13,7 @@ import {
   RULE_PATTERN_LENGTH, RULE_PATTERN_OFFSET,
 } from './layout';
 import { bytesEqual } from './scan';
-
-const STAR: u8 = 0x2a;
+import { STAR } from './bytes';
 
 // The work area the host handed in with setWorkArea: the memo (memoCapacity u32), then workCapacity bytes.
 let workArea: usize = 0;
@@ -81,7 +80,7 @@ let checkLength: usize = 0;
 
 /**
  * Places the parts of the work area for an automaton of these counts (pieceCount set), after the memo: the
- * layout that workAreaLayout() in src/compile/bytecode.ts computes and sizes AUTOMATON_WORK_BYTES by.
+ * layout that workAreaLayout() in src/compile/automaton-section.ts computes and sizes AUTOMATON_WORK_BYTES by.
  * Inlined into scanPieces, which runs it per check.
  */
 // @ts-ignore: decorator
@@ -99,8 +98,8 @@ function layOutWorkArea(ruleCount: u32, wheelSize: u32, deepCount: u32): void {
 
 /**
  * The bytes of the work area, past the memo, that scanPieces uses for an automaton of these counts: what
- * test/layout.test.ts holds workAreaLayout() in src/compile/bytecode.ts to. No check is under way when the
- * host asks, and the next one lays the area out again.
+ * test/package/layout.test.ts holds workAreaLayout() in src/compile/automaton-section.ts to. No check is
+ * under way when the host asks, and the next one lays the area out again.
  */
 export function workAreaBytes(ruleCount: u32, searchedPieces: u32, wheelSize: u32, deepCount: u32): u32 {
   pieceCount = searchedPieces;

@@ -11,4 +11,4 @@ export { decide, decidePath, isAllowed, isAllowedPath } from './matcher';
 export { decideMany, decideRanges } from './batch';
 export { setWorkArea, workAreaBytes } from './automaton';
 export { lex, lexResumeAt, lexLineNumber, lexFinished } from './lexer';
-export { scanLines, rememberHost, moveHosts, forgetHosts } from './lines';
+export { scanLines, rememberHost, moveHosts, forgetHosts } from './filter/line-scanner';

@@ -12,13 +12,7 @@ import {
   MAX_LINE_BYTES, RECORD_INFO, RECORD_KEY_END, RECORD_KEY_START, RECORD_LINE, RECORD_SIZE, RECORD_VALUE_END,
   RECORD_VALUE_START,
 } from './layout';
-
-const LF: u8 = 0x0a;
-const CR: u8 = 0x0d;
-const HASH: u8 = 0x23;
-const COLON: u8 = 0x3a;
-const SPACE: u8 = 0x20;
-const TAB: u8 = 0x09;
+import { COLON, CR, HASH, LF, SPACE, TAB } from './bytes';
 
 // Where the last lex() call stopped: the next line's start and the last line number used.
 let resumeAt: usize = 0;

@@ -15,9 +15,8 @@ import {
 import { automatonOf, scanPieces } from './automaton';
 import { bytesEqual, findByte } from './scan';
 import { copyInto, firstHash, isRobotsTxtPath, normalizeInto, pathStartOf, scanPath, specialBytes } from './url-path';
-import { matchWildcard } from './wildcard';
-
-const SLASH: u8 = 0x2f;
+import { matchesPattern } from './wildcard';
+import { SLASH } from './bytes';
 
 /**
  * Decides `input[0..length)` (a URL or a path, UTF-8) against the ruleset at `ruleset`.
@@ -212,7 +211,7 @@ function matchesPatternRule(ruleset: usize, index: u32, path: usize, pathLength:
     if (anchored ? pathLength != patternLength : pathLength < patternLength) return false;
     return bytesEqual(path, pattern, patternLength);
   }
-  return matchWildcard(path, pathLength, pattern, patternLength, anchored);
+  return matchesPattern(path, pathLength, pattern, patternLength, anchored);
 }
 
 /** decide(), reduced to the verdict: 1 allowed, 0 disallowed. */

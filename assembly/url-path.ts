@@ -1,12 +1,7 @@
 // Where the path, params and query are in a URL (the way Google's GetPathParamsQuery finds them), and the
 // percent-normalization a path gets before it is matched. 16 bytes at a time where it pays.
 
-const SLASH: u8 = 0x2f;
-const QUESTION: u8 = 0x3f;
-const SEMICOLON: u8 = 0x3b;
-const HASH: u8 = 0x23;
-const COLON: u8 = 0x3a;
-const PERCENT: u8 = 0x25;
+import { COLON, HASH, PERCENT, QUESTION, SEMICOLON, SLASH } from './bytes';
 
 // What the scans below found; globals, since returning two values would allocate.
 export let firstHash: usize = 0;

@@ -1,4 +1,5 @@
-// Well-formed UTF-8, as TextDecoder reads it: shared by the range batch (./index.ts) and the line scanner (./lines.ts).
+// Well-formed UTF-8, as TextDecoder reads it: shared by the range batch (./batch.ts) and the CLI's line
+// scanner (./filter/line-scanner.ts).
 
 /**
  * Whether `base[0..length)` is well-formed UTF-8 (RFC 3629, as TextDecoder decodes without a replacement:

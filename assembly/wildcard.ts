@@ -1,12 +1,12 @@
-// Matching one wildcard pattern against a path, rule by rule.
+// Matching one wildcard pattern against a path, rule by rule (its TypeScript twin: matchesPattern in
+// src/engine/matcher.ts).
 
 import { bytesEqual, findByte } from './scan';
-
-const STAR: u8 = 0x2a;
+import { STAR } from './bytes';
 
 // `*` splits the pattern into literal pieces. Each piece is found leftmost after the previous one, which
 // is exact for patterns whose only metacharacter is `*`, and costs O(|path| × |pattern|) at worst.
-export function matchWildcard(path: usize, pathLength: usize, pattern: usize, patternLength: usize, anchored: bool): bool {
+export function matchesPattern(path: usize, pathLength: usize, pattern: usize, patternLength: usize, anchored: bool): bool {
   // The first piece is anchored at the start of the path. Most rules are turned away here (a file's wildcard
   // rules mostly start with different directories), so when the first '*' is among the first 16 bytes the
   // piece is found and compared in one step, 16 bytes at a time (both buffers have room to read past).

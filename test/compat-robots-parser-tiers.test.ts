@@ -13,7 +13,7 @@ import { QUERY_PATH } from '../src/engine/backend.js';
 import { compileCompatRules } from '../src/compat/robots-parser-compile.js';
 import { writeNormalized, normalizedBound } from '../src/compat/robots-parser-pattern.js';
 import { NormalizedRules } from '../src/compat/robots-parser-reading.js';
-import { SCAN_CHECKS, scanSignedLine } from '../src/compat/robots-parser-scan.js';
+import { UNCOMPILED_CHECKS, scanSignedLine } from '../src/compat/robots-parser-scan.js';
 import { SCAN_WORK_LIMIT } from '../src/parse/rule-records.js';
 import { TieredRules } from '../src/compat/robots-parser-tiers.js';
 
@@ -130,7 +130,7 @@ describe('the scan tier and the compiled tier decide alike, as robots-parser doe
     );
   });
 
-  it(`answers the same across the switch: ${SCAN_CHECKS} checks scanned, then compiled`, () => {
+  it(`answers the same across the switch: ${UNCOMPILED_CHECKS} checks scanned, then compiled`, () => {
     const rules: Rule[] = [
       { allow: false, pattern: '/a' },
       { allow: true, pattern: '/a*b$' },
@@ -138,11 +138,11 @@ describe('the scan tier and the compiled tier decide alike, as robots-parser doe
     ];
     const tiered = new TieredRules(recordsOf(rules));
     const paths = ['/a', '/ab', '/a.b', '/x.b', '/', '/axb'];
-    for (let check = 0; check < SCAN_CHECKS * 2; check++) {
+    for (let check = 0; check < UNCOMPILED_CHECKS * 2; check++) {
       const path = paths[check % paths.length] as string;
       expect(tiered.signedLine(path, 0, path)).toBe(oracleSignedLine(rules, path));
-      // Checks 1 to SCAN_CHECKS are scanned; the next one compiles.
-      expect(tiered.isCompiled).toBe(check + 1 > SCAN_CHECKS);
+      // Checks 1 to UNCOMPILED_CHECKS are scanned; the next one compiles.
+      expect(tiered.isCompiled).toBe(check + 1 > UNCOMPILED_CHECKS);
     }
     expect(tiered.isCompiled).toBe(true);
   });

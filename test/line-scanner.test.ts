@@ -1,6 +1,6 @@
 /**
- * `robotstxt filter`'s fast path (src/cli/filter/scanned.ts over src/engine/line-scanner.ts and
- * assembly/lines.ts): the WebAssembly line scanner reads, decides and writes the lines whose hosts it has
+ * `robotstxt filter`'s fast path (src/cli/filter/scanned.ts over src/cli/filter/line-scanner.ts and
+ * assembly/filter/line-scanner.ts): the WebAssembly line scanner reads, decides and writes the lines whose hosts it has
  * been taught, and leaves every other line to the command's line-by-line reading. Its contract is that
  * reading: for any batch, its output and counts are byte for byte those of decideBatch with the TypeScript
  * executor (which never scans), whose verdicts are the string API's (test/cli-filter.test.ts holds those to
@@ -19,6 +19,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { decideBatch } from '../src/cli/filter/decide.js';
 import { readFilterOptions, type FilterSettings } from '../src/cli/filter/options.js';
 import { openSource } from '../src/cli/filter/robots-source.js';
+import { lineScannerOf } from '../src/cli/filter/line-scanner.js';
 import { lineScannerFor } from '../src/cli/filter/scanned.js';
 import { currentBackend } from '../src/engine/active-backend.js';
 import { WasmBackend } from '../src/engine/wasm-backend.js';
@@ -324,7 +325,7 @@ describe('rulesets that move in WebAssembly memory', () => {
     const backend = currentBackend();
     expect(backend).toBeInstanceOf(WasmBackend);
     const source = openSource(plain);
-    const scanner = (backend as WasmBackend).lineScanner();
+    const scanner = lineScannerOf(backend as WasmBackend);
     const before = scanner.evictions;
     const scanned = decideBatch(batch, plain, source, 1);
     // The premise: the rules did not all fit, and rulesets were moved while the batch was decided.

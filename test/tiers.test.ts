@@ -1,13 +1,13 @@
 /**
  * The tiers of an agent's rules (src/api/agent-rules.ts): the first verdict is read from the rules as written,
  * with nothing compiled (src/engine/record-matcher.ts); the next checks of a small ruleset are answered by a
- * scan of its compiled rules (src/compile/bytecode.ts, "The scan tier"); after SCAN_CHECKS of them, or at once
+ * scan of its compiled rules (src/compile/bytecode.ts, "The scan tier"); after SCAN_TIER_CHECKS of them, or at once
  * for a larger ruleset, it is indexed, inside the same AgentRules. Every tier gives the same verdict (and the
  * compiled ones the same deciding line), before, across and after each switch, and memory is accounted
  * exactly on both sides of them.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { RECORD_CHECKS, SCAN_CHECKS, SCAN_MAX_RULES } from '../src/api/agent-rules.js';
+import { RECORD_CHECKS, SCAN_TIER_CHECKS, SCAN_MAX_RULES } from '../src/api/agent-rules.js';
 import { SCAN_WORK_LIMIT } from '../src/parse/rule-records.js';
 import { matcherInfo, parseRobotsTxt, setMatcher, type AgentRules } from '../src/platform/inline.js';
 import { describeCorpus, loadCorpus } from './support/corpus.js';
@@ -99,15 +99,15 @@ describe('the scan tier and the switch to the indexed tier', () => {
     expect(large.tier).toBe('indexed');
   });
 
-  it(`answers SCAN_CHECKS (${SCAN_CHECKS}) checks by the scan, and indexes the same object on the next`, () => {
+  it(`answers SCAN_TIER_CHECKS (${SCAN_TIER_CHECKS}) checks by the scan, and indexes the same object on the next`, () => {
     const rules = pastRecords(parseRobotsTxt(fileOf(10)).forAgent('ExampleBot'));
-    for (let i = 0; i < SCAN_CHECKS; i++) expect(rules.isAllowed(`/d${i % 10}/x`)).toBe((i % 10) % 3 === 0);
+    for (let i = 0; i < SCAN_TIER_CHECKS; i++) expect(rules.isAllowed(`/d${i % 10}/x`)).toBe((i % 10) % 3 === 0);
     expect(rules.tier).toBe('scan');
     expect(rules.isAllowed('/d1/x')).toBe(false);
     expect(rules.tier).toBe('indexed');
     // A batch counts each of its URLs.
     const batched = parseRobotsTxt(fileOf(10)).forAgent('ExampleBot');
-    batched.isAllowedMany(Array.from({ length: SCAN_CHECKS }, () => '/d0/'));
+    batched.isAllowedMany(Array.from({ length: SCAN_TIER_CHECKS }, () => '/d0/'));
     expect(batched.tier).toBe('scan');
     batched.isAllowedMany(['/d0/']);
     expect(batched.tier).toBe('indexed');
@@ -140,7 +140,7 @@ describe('the scan tier and the switch to the indexed tier', () => {
         );
         const rules = parseRobotsTxt(body).forAgent('ExampleBot');
         const asked = [...urls, ...urls, ...urls];
-        expect(asked.length).toBeGreaterThan(SCAN_CHECKS);
+        expect(asked.length).toBeGreaterThan(SCAN_TIER_CHECKS);
         expect(answers(rules, asked)).toEqual([...expected, ...expected, ...expected]);
         expect(rules.tier).toBe('indexed');
       }
@@ -162,7 +162,7 @@ describe('the scan tier and the switch to the indexed tier', () => {
     expect(heldBeside).toBeGreaterThan(0);
     const scanInUse = matcherInfo().wasmBytesInUse - before;
     expect(scanInUse).toBeGreaterThanOrEqual(scanBytes);
-    for (let i = 0; i < SCAN_CHECKS; i++) rules.isAllowed('/d1/');
+    for (let i = 0; i < SCAN_TIER_CHECKS; i++) rules.isAllowed('/d1/');
     expect(rules.tier).toBe('indexed');
     // The index adds entries: the block grows, and so does what linear memory holds, by as much.
     expect(rules.byteLength).toBeGreaterThan(scanBytes);

@@ -74,7 +74,7 @@ export const SCAN_MAX_RULES = 32;
  * By the measurements above, 16 checks cost a ruleset of up to SCAN_MAX_RULES rules less scanned than
  * indexing it first; a ruleset asked more is indexed, which costs only its indexes (indexBytecode).
  */
-export const SCAN_CHECKS = 16;
+export const SCAN_TIER_CHECKS = 16;
 
 /**
  * Verdicts a ruleset answers from its rules as written (src/engine/record-matcher.ts), before anything is
@@ -165,7 +165,7 @@ export class AgentRules {
       pathEndsAtNul: this.profile.pathEndsAtNul,
       tier: indexed || compiled.count > SCAN_MAX_RULES ? 'indexed' : 'scan',
     });
-    this.scanChecksLeft = tierOf(bytecode) === 'scan' ? SCAN_CHECKS : -1;
+    this.scanChecksLeft = tierOf(bytecode) === 'scan' ? SCAN_TIER_CHECKS : -1;
     this.recordChecksLeft = 0;
     const ruleset = this.backend.load(bytecode);
     this.ruleset = ruleset;
@@ -177,7 +177,7 @@ export class AgentRules {
    * How the rules answer: `'uncompiled'`, from the rules as written, with nothing compiled (the first
    * RECORD_CHECKS verdicts of isAllowed()); `'scan'`, trying the compiled rules one by one (the next checks
    * of small rulesets); or `'indexed'`, through the indexes written once the rules have been asked
-   * SCAN_CHECKS times, or hold more than SCAN_MAX_RULES rules, or were compiled with `{ indexed: true }`.
+   * SCAN_TIER_CHECKS times, or hold more than SCAN_MAX_RULES rules, or were compiled with `{ indexed: true }`.
    * All give the same verdicts, and the switches happen inside this object.
    */
   get tier(): RulesTier {

@@ -6,6 +6,7 @@
  * (`Mozilla/5.0 (compatible; ExampleBot/2.1; +https://example.com/bot)`). Site owners write the name
  * (`User-agent: ExampleBot`), and RFC 9309 §2.2.1 matches it on its letters, `_` and `-` only.
  */
+import { BACKSLASH, CLOSE_PAREN, COMMA, OPEN_PAREN, SEMICOLON } from '../bytes.js';
 
 /**
  * Browser, engine and platform names that stand in User-Agent headers for compatibility: never the
@@ -148,11 +149,6 @@ function entryToken(text: string, start: number, end: number): string | undefine
   return tokenOf(text.slice(firstStart, firstEnd));
 }
 
-const BACKSLASH = 0x5c;
-const OPEN = 0x28;
-const CLOSE = 0x29;
-const SEMICOLON = 0x3b;
-const COMMA = 0x2c;
 /** Past the last character: ends the last segment. */
 const END = -1;
 
@@ -181,7 +177,7 @@ function parentheses(text: string): number[] {
   const length = text.length;
   for (let i = 0; i < length; i++) {
     const c = text.charCodeAt(i);
-    if (c === OPEN) {
+    if (c === OPEN_PAREN) {
       open.push(kinds.length);
       kinds.push(0);
       continue;
@@ -193,7 +189,7 @@ function parentheses(text: string): number[] {
       if (text.charCodeAt(i) === COMMA) mark(innermost, HOLDS_COMMA);
     } else if (c === COMMA) {
       mark(innermost, HOLDS_COMMA);
-    } else if (c === CLOSE) {
+    } else if (c === CLOSE_PAREN) {
       open.pop();
       mark(innermost, CLOSED);
       const outer = open.at(-1);
@@ -235,7 +231,7 @@ function readTokens(text: string, found: (token: string) => boolean): void {
       continue;
     }
     const byWords = comments === 0 || wordsFrom !== 0;
-    const delimiter = c === END || c === OPEN || c === CLOSE || c === SEMICOLON || c === COMMA || (byWords && isSpace(c));
+    const delimiter = c === END || c === OPEN_PAREN || c === CLOSE_PAREN || c === SEMICOLON || c === COMMA || (byWords && isSpace(c));
     // A quoted character is text in an entry; between words it still ends a word, but opens and closes nothing.
     if (!delimiter || (isQuoted && !byWords)) continue;
     if (i > segmentStart) {
@@ -244,14 +240,14 @@ function readTokens(text: string, found: (token: string) => boolean): void {
     }
     segmentStart = i + 1;
     if (isQuoted) continue;
-    if (c === OPEN) {
+    if (c === OPEN_PAREN) {
       open++;
       const kind = kinds[nextOpen++] ?? 0;
       if ((kind & CLOSED) !== 0) {
         comments++;
         if (wordsFrom === 0 && (kind & HOLDS_COMMA) !== 0) wordsFrom = comments;
       }
-    } else if (c === CLOSE && open > 0) {
+    } else if (c === CLOSE_PAREN && open > 0) {
       // It closes the innermost `(` still open, which is a comment: a `(` that nothing closes is never the one.
       open--;
       if (wordsFrom === comments) wordsFrom = 0;

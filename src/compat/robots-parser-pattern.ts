@@ -9,8 +9,8 @@
  *   input (hex digits are never encoded, and an encoded character starts with `%`, not a hex digit).
  * The input must be well-formed UTF-8 (encodeURI throws on a lone surrogate; the caller never gets here then).
  */
+import { PERCENT } from '../bytes.js';
 
-const PERCENT = 0x25;
 const HEX_DIGITS = '0123456789ABCDEF';
 
 /** ASCII characters encodeURI leaves as they are (its unreserved and reserved sets, and `#`); `%` is handled apart. */

@@ -2,7 +2,7 @@
  * The first checks of an agent's rules, answered by a scan of its normalised patterns rule by rule, with
  * no compile: most hosts of a broad crawl are asked once or a few times, and compiling their rules for the
  * WebAssembly matcher costs more than scanning them that often (the caller compiles once an agent has
- * been asked SCAN_CHECKS times, or when a scan could cost more than SCAN_WORK_LIMIT steps: RuleRecords.scanWork()).
+ * been asked UNCOMPILED_CHECKS times, or when a scan could cost more than SCAN_WORK_LIMIT steps: RuleRecords.scanWork()).
  *
  * robots-parser's matching: `*` matches any run of characters, `$` only as a pattern's last character
  * anchors it at the path's end, every other character matches itself, and a pattern matches a path that
@@ -12,15 +12,14 @@
  * match exists exactly when this finds one.
  */
 import type { RuleRecords } from '../parse/rule-records.js';
-
-const STAR = 0x2a;
-const DOLLAR = 0x24;
+import { DOLLAR, STAR } from '../bytes.js';
 
 /**
- * Checks answered by a scan before an agent's rules are compiled. Compiling a median agent (9 rules) costs
+ * Checks answered by a scan of an agent's rules as written, before they are compiled (the drop-in's
+ * counterpart of RECORD_CHECKS in src/api/agent-rules.ts). Compiling a median agent (9 rules) costs
  * about as much as 20 scans of it; a crawler that asks more than a few URLs of a host goes on asking.
  */
-export const SCAN_CHECKS = 8;
+export const UNCOMPILED_CHECKS = 8;
 
 /** Whether `path` at `at` holds patterns[start, end) (no `*` in it). */
 function holdsAt(patterns: Uint8Array, start: number, end: number, path: string, at: number): boolean {

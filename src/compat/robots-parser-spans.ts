@@ -16,12 +16,7 @@ import type { RecordHandler, RecordReader } from '../parse/records.js';
 import { startsWithIgnoringAsciiCase } from '../parse/ascii.js';
 import type { RuleRecords } from '../parse/rule-records.js';
 import { formatAgent, NormalizedRules, type CompatAgent, type CompatReading } from './robots-parser-reading.js';
-
-const LF = 0x0a;
-const CR = 0x0d;
-const COLON = 0x3a;
-const HASH = 0x23;
-const BYTE_ORDER_MARK = [0xef, 0xbb, 0xbf] as const;
+import { BYTE_ORDER_MARK, COLON, CR, HASH, LF } from '../bytes.js';
 
 type Key = 'user-agent' | 'allow' | 'disallow' | 'sitemap' | 'crawl-delay' | 'host';
 const KEYS: readonly Key[] = ['user-agent', 'allow', 'disallow', 'sitemap', 'crawl-delay', 'host'];

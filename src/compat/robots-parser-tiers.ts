@@ -1,6 +1,6 @@
 /**
  * One agent's rules as the drop-in answers them: by a scan (./robots-parser-scan.ts) for its first
- * SCAN_CHECKS checks, then compiled for the WebAssembly matcher (./robots-parser-compile.ts). Both give
+ * UNCOMPILED_CHECKS checks, then compiled for the WebAssembly matcher (./robots-parser-compile.ts). Both give
  * the same verdict and the same deciding line; a check the scan could find costly (a hostile file, a huge
  * URL) compiles at once, the compiled matcher being linear.
  */
@@ -8,7 +8,7 @@ import type { AgentRules } from '../api/agent-rules.js';
 import { QUERY_PATH } from '../engine/backend.js';
 import { SCAN_WORK_LIMIT, type RuleRecords } from '../parse/rule-records.js';
 import { compileCompatRules } from './robots-parser-compile.js';
-import { SCAN_CHECKS, scanSignedLine } from './robots-parser-scan.js';
+import { UNCOMPILED_CHECKS, scanSignedLine } from './robots-parser-scan.js';
 
 export class TieredRules {
   private checks = 0;
@@ -34,7 +34,7 @@ export class TieredRules {
     let compiled = this.compiled;
     if (compiled === undefined) {
       const length = path === undefined ? url.length - pathStart : path.length;
-      if (++this.checks <= SCAN_CHECKS && this.records.scanWork(length) <= SCAN_WORK_LIMIT) {
+      if (++this.checks <= UNCOMPILED_CHECKS && this.records.scanWork(length) <= SCAN_WORK_LIMIT) {
         return scanSignedLine(this.records, path ?? url.slice(pathStart));
       }
       compiled = this.compiled = compileCompatRules(this.records);

@@ -15,6 +15,7 @@ import { RobotsParserGrouping } from './robots-parser-groups.js';
 import { formatAgent, isWellFormed, type CompatAgent, type CompatReading } from './robots-parser-reading.js';
 import { SpanReading } from './robots-parser-spans.js';
 import { TieredRules } from './robots-parser-tiers.js';
+import { DOT, PERCENT, QUESTION, SLASH } from '../bytes.js';
 
 /** What robotsParser() returns: robots-parser 3.x's interface, plus isExplicitlyDisallowed from its repository. */
 export interface Robot {
@@ -49,7 +50,6 @@ interface UrlParts {
   readonly path: string;
 }
 
-const SLASH = 0x2f;
 const AGENT_MEMO = 16;
 
 /** `%xx` with upper-case hex digits, as robots-parser compares paths. */
@@ -80,9 +80,6 @@ const UNPARSED: UrlParts = { protocol: undefined, hostname: undefined, port: und
  */
 const PLAIN = new Uint8Array(128);
 for (const char of 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&()*+,;=:@/%?') PLAIN[char.charCodeAt(0)] = 1;
-const DOT = 0x2e;
-const PERCENT = 0x25;
-const QUESTION = 0x3f;
 /** How a URL is read: through the URL parser, or as the parser would write it, with or without a `%` in it. */
 const PARSED = 0;
 const PLAIN_URL = 1;

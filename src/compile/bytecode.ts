@@ -144,37 +144,13 @@
  *            away (the sum from there to the piece's opening parenthesis is positive)
  * ```
  */
-import { buildPieceAutomaton, wantsAutomaton, type AutomatonMode, type PieceAutomaton, type StoredRules } from './piece-automaton.js';
+import { buildPieceAutomaton, wantsAutomaton, type AutomatonMode, type StoredRules } from './piece-automaton.js';
 import { prefixIndex, PREFIX_INDEX_WORDS } from './prefix-index.js';
 import { Scratch } from './scratch.js';
 import {
-  AUTOMATON_DEEP,
-  AUTOMATON_DEEP_COUNT,
-  AUTOMATON_DEEP_ENTRY_SIZE,
-  AUTOMATON_EDGE_BUCKET_SHIFT,
-  AUTOMATON_EDGE_COUNT,
-  AUTOMATON_EDGES,
-  AUTOMATON_HEADER_SIZE,
-  AUTOMATON_LIST,
   AUTOMATON_NODE_COUNT,
-  AUTOMATON_NODES,
-  AUTOMATON_PIECE_COUNT,
-  AUTOMATON_PIECE_ENTRY_SIZE,
-  AUTOMATON_PIECES,
-  AUTOMATON_ROOT,
-  AUTOMATON_RULE_COUNT,
-  AUTOMATON_RULE_ENTRY_SIZE,
-  AUTOMATON_RULE_INDEX,
-  AUTOMATON_RULE_LIST,
-  AUTOMATON_RULES,
-  AUTOMATON_TERMINAL_BUCKET_SHIFT,
-  AUTOMATON_TERMINALS,
-  AUTOMATON_WHEEL_SIZE,
   AUTOMATON_WORK_BYTES,
   BYTECODE_MAGIC,
-  DEEP_PIECE,
-  DEEP_SHALLOW_ANCESTOR,
-  DEEP_SUBTREE_END,
   HEADER_AUTOMATON,
   HEADER_BYTE_LENGTH,
   HEADER_FLAGS,
@@ -186,9 +162,6 @@ import {
   HEADER_RULE_COUNT,
   HEADER_SIZE,
   PATTERN_LIST_ENTRY_SIZE,
-  PIECE_DEEP_INDEX,
-  PIECE_LENGTH,
-  PIECE_PARENT,
   PREFIX_BEST_INDEX,
   PREFIX_ENTRY_SIZE,
   PREFIX_PARENT,
@@ -206,9 +179,8 @@ import {
   RULESET_ROBOTS_TXT_ALLOWED,
   RULESET_SCAN,
 } from '../layout.js';
-
-const STAR = 0x2a;
-const DOLLAR = 0x24;
+import { DOLLAR, STAR } from '../bytes.js';
+import { automatonByteLength, writeAutomaton } from './automaton-section.js';
 
 /** Rules as the bytecode writer takes them: normalized, in priority order, packed in one buffer. */
 export interface PatternList {
@@ -243,32 +215,6 @@ export interface BytecodeOptions {
 
 /** How a block finds the deciding rule: by its indexes, or by trying every rule in priority order. */
 export type BytecodeTier = 'scan' | 'indexed';
-
-/** Where each part of the work area (see "Work area" above) starts, after the memo, and its size. */
-export interface WorkAreaLayout {
-  readonly ruleNext: number;
-  readonly rulePos: number;
-  readonly pieceHead: number;
-  readonly wheel: number;
-  /** Leaves of the segment tree (a power of two, at least 2 × deep pieces + 1). */
-  readonly treeLeaves: number;
-  readonly treeSums: number;
-  readonly treeSuffixes: number;
-  readonly bytes: number;
-}
-
-/** The work area's layout for an automaton of these counts (scanPieces in assembly/automaton.ts computes the same). */
-export function workAreaLayout(ruleCount: number, pieceCount: number, wheelSize: number, deepCount: number): WorkAreaLayout {
-  let treeLeaves = 1;
-  while (treeLeaves < 2 * deepCount + 1) treeLeaves *= 2;
-  const ruleNext = 0;
-  const rulePos = ruleNext + 4 * ruleCount;
-  const pieceHead = rulePos + 4 * ruleCount;
-  const wheel = pieceHead + 4 * pieceCount;
-  const treeSums = wheel + 4 * wheelSize;
-  const treeSuffixes = treeSums + 8 * treeLeaves;
-  return { ruleNext, rulePos, pieceHead, wheel, treeLeaves, treeSums, treeSuffixes, bytes: treeSuffixes + 8 * treeLeaves };
-}
 
 /** Thrown when a block is not bytecode of this version (src/compile/bytecode.ts). */
 export class BytecodeVersionError extends Error {
@@ -317,115 +263,6 @@ function rulesetFlags(options: BytecodeOptions): number {
 /** The tier a block was written in. */
 export function tierOf(block: Uint8Array): BytecodeTier {
   return headerWord(block, HEADER_FLAGS) & RULESET_SCAN ? 'scan' : 'indexed';
-}
-
-/**
- * The shift of node numbers that makes at most half as many buckets as `entries` (at least one): a
- * bucket then holds two entries on average, and a lookup is a few steps of binary search.
- */
-function bucketShift(nodeCount: number, entries: number): number {
-  let shift = 0;
-  while (nodeCount >>> shift > Math.max(1, entries >>> 1)) shift++;
-  return shift;
-}
-
-/** Writes the buckets over `keys` (ascending; a key's node is key >>> keyShift) at `at`. */
-function writeBuckets(view: DataView, at: number, keys: Uint32Array, keyShift: number, nodeCount: number, shift: number): void {
-  let entry = 0;
-  for (let bucket = 0; bucket < (nodeCount >>> shift) + 2; bucket++) {
-    while (entry < keys.length && ((keys[entry] as number) >>> keyShift) >>> shift < bucket) entry++;
-    view.setUint32(at + 4 * bucket, entry, true);
-  }
-}
-
-/** Bytes the automaton section takes. */
-function automatonByteLength(automaton: PieceAutomaton): number {
-  const listLength = automaton.rules.reduce((total, rule) => total + rule.pieces.length, 0);
-  return (
-    AUTOMATON_HEADER_SIZE +
-    4 * automaton.nodes.length +
-    4 * 256 +
-    8 * automaton.edgeKeys.length +
-    4 * ((automaton.nodes.length >>> bucketShift(automaton.nodes.length, automaton.edgeKeys.length)) + 2) +
-    (4 + AUTOMATON_PIECE_ENTRY_SIZE) * automaton.pieceLengths.length +
-    4 * ((automaton.nodes.length >>> bucketShift(automaton.nodes.length, automaton.pieceLengths.length)) + 2) +
-    AUTOMATON_DEEP_ENTRY_SIZE * automaton.deepPieces.length +
-    AUTOMATON_RULE_ENTRY_SIZE * (automaton.rules.length + 1) +
-    4 * listLength
-  );
-}
-
-/** Lays the automaton out at `base` (see "The piece automaton" above). */
-function writeAutomaton(view: DataView, base: number, automaton: PieceAutomaton): void {
-  const pieceCount = automaton.pieceLengths.length;
-  const deepCount = automaton.deepPieces.length;
-  const layout = workAreaLayout(automaton.rules.length, pieceCount, automaton.wheelSize, deepCount);
-  const nodes = base + AUTOMATON_HEADER_SIZE;
-  const root = nodes + 4 * automaton.nodes.length;
-  const edges = root + 4 * 256;
-  const nodeCount = automaton.nodes.length;
-  const edgeShift = bucketShift(nodeCount, automaton.edgeKeys.length);
-  const edgeBuckets = edges + 8 * automaton.edgeKeys.length;
-  const terminals = edgeBuckets + 4 * ((nodeCount >>> edgeShift) + 2);
-  const terminalShift = bucketShift(nodeCount, pieceCount);
-  const terminalBuckets = terminals + 4 * pieceCount;
-  const pieces = terminalBuckets + 4 * ((nodeCount >>> terminalShift) + 2);
-  const deep = pieces + AUTOMATON_PIECE_ENTRY_SIZE * pieceCount;
-  const rules = deep + AUTOMATON_DEEP_ENTRY_SIZE * deepCount;
-  const list = rules + AUTOMATON_RULE_ENTRY_SIZE * (automaton.rules.length + 1);
-  const header: [number, number][] = [
-    [AUTOMATON_NODE_COUNT, automaton.nodes.length],
-    [AUTOMATON_PIECE_COUNT, pieceCount],
-    [AUTOMATON_EDGE_COUNT, automaton.edgeKeys.length],
-    [AUTOMATON_RULE_COUNT, automaton.rules.length],
-    [AUTOMATON_WHEEL_SIZE, automaton.wheelSize],
-    [AUTOMATON_WORK_BYTES, layout.bytes],
-    [AUTOMATON_DEEP_COUNT, deepCount],
-    [AUTOMATON_NODES, nodes],
-    [AUTOMATON_ROOT, root],
-    [AUTOMATON_EDGES, edges],
-    [AUTOMATON_TERMINALS, terminals],
-    [AUTOMATON_PIECES, pieces],
-    [AUTOMATON_DEEP, deep],
-    [AUTOMATON_RULES, rules],
-    [AUTOMATON_LIST, list],
-    [AUTOMATON_EDGE_BUCKET_SHIFT, edgeShift],
-    [AUTOMATON_TERMINAL_BUCKET_SHIFT, terminalShift],
-  ];
-  for (const [field, value] of header) view.setUint32(base + field, value, true);
-  const words = (at: number, values: Uint32Array): void => {
-    for (let i = 0; i < values.length; i++) view.setUint32(at + 4 * i, values[i] as number, true);
-  };
-  words(nodes, automaton.nodes);
-  words(root, automaton.rootChildren);
-  words(edges, automaton.edgeKeys);
-  words(edges + 4 * automaton.edgeKeys.length, automaton.edgeChildren);
-  writeBuckets(view, edgeBuckets, automaton.edgeKeys, 8, nodeCount, edgeShift);
-  words(terminals, automaton.terminalNodes);
-  writeBuckets(view, terminalBuckets, automaton.terminalNodes, 0, nodeCount, terminalShift);
-  for (let piece = 0; piece < pieceCount; piece++) {
-    const entry = pieces + piece * AUTOMATON_PIECE_ENTRY_SIZE;
-    view.setUint32(entry + PIECE_PARENT, (automaton.pieceParents[piece] as number) + 1, true);
-    view.setUint16(entry + PIECE_LENGTH, automaton.pieceLengths[piece] as number, true);
-    view.setUint16(entry + PIECE_DEEP_INDEX, automaton.pieceDeepIndices[piece] as number, true);
-  }
-  for (let index = 0; index < deepCount; index++) {
-    const entry = deep + index * AUTOMATON_DEEP_ENTRY_SIZE;
-    view.setUint32(entry + DEEP_PIECE, automaton.deepPieces[index] as number, true);
-    view.setUint32(entry + DEEP_SUBTREE_END, automaton.deepEnds[index] as number, true);
-    view.setUint32(entry + DEEP_SHALLOW_ANCESTOR, (automaton.deepTops[index] as number) + 1, true);
-  }
-  let listAt = 0;
-  automaton.rules.forEach((rule, i) => {
-    const entry = rules + i * AUTOMATON_RULE_ENTRY_SIZE;
-    view.setUint32(entry + AUTOMATON_RULE_INDEX, rule.ruleIndex, true);
-    view.setUint32(entry + AUTOMATON_RULE_LIST, listAt, true);
-    for (const piece of rule.pieces) view.setUint32(list + 4 * listAt++, piece, true);
-  });
-  // The closing entry: no rule, only where the last rule's list ends.
-  const closing = rules + automaton.rules.length * AUTOMATON_RULE_ENTRY_SIZE;
-  view.setUint32(closing + AUTOMATON_RULE_INDEX, 0xffffffff, true);
-  view.setUint32(closing + AUTOMATON_RULE_LIST, listAt, true);
 }
 
 /** Writes rules (in priority order) into a bytecode block. */

@@ -6,8 +6,8 @@
  * Google's parser does for patterns. With `decodeUnreserved` (the rfc9309 profile), `%XX` of an
  * unreserved character (`A-Z a-z 0-9 - . _ ~`) is decoded, as RFC 9309 §2.2.2 asks.
  */
+import { PERCENT } from '../bytes.js';
 
-const PERCENT = 0x25;
 const UPPER_HEX = '0123456789ABCDEF';
 
 function isHexDigit(byte: number | undefined): byte is number {

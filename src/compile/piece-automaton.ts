@@ -6,8 +6,7 @@
  */
 import { MEMO_PIECE_BITS, NODE_FAIL_SHIFT, NODE_TAIL_END, NOT_DEEP } from '../layout.js';
 import { ByteStringNumbers } from './byte-strings.js';
-
-const STAR = 0x2a;
+import { STAR } from '../bytes.js';
 
 /** The rules' stored patterns (`*` runs folded, a final `$` taken off), in priority order, as the automaton reads them. */
 export interface StoredRules {

@@ -20,6 +20,7 @@ import type { PatternList } from './bytecode.js';
 import { hashBytes } from './byte-strings.js';
 import { percentNormalizeInto } from './normalize.js';
 import { Scratch } from './scratch.js';
+import { DOLLAR, SLASH, STAR } from '../bytes.js';
 
 /**
  * The rules of one agent, in priority order: what the bytecode and the rule table are written from. Its
@@ -34,9 +35,6 @@ export interface CompiledRules extends PatternList {
 /** In CompiledRules.sources: the rule is `…/$`, derived by the index.html rule from the allow it names. */
 export const DERIVED = 0x8000_0000;
 
-const SLASH = 0x2f;
-const STAR = 0x2a;
-const DOLLAR = 0x24;
 const INDEX_HTM = new TextEncoder().encode('/index.htm');
 
 /**

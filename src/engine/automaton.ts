@@ -5,7 +5,7 @@
  * port, it shares its algorithm with the WebAssembly matcher: the differential tests hold both to the rule
  * table read rule by rule (decideRuleByRule) and to a regular-expression oracle, which share nothing with it.
  */
-import { workAreaLayout } from '../compile/bytecode.js';
+import { workAreaLayout } from '../compile/automaton-section.js';
 import {
   AUTOMATON_DEEP,
   AUTOMATON_DEEP_COUNT,
@@ -51,8 +51,7 @@ import {
   RULE_PATTERN_LENGTH,
   RULE_PATTERN_OFFSET,
 } from '../layout.js';
-
-const STAR = 0x2a;
+import { STAR } from '../bytes.js';
 
 /** A block's automaton, read once into arrays, with the work area its checks use. */
 const automata = new WeakMap<Uint8Array, PieceScan | null>();

@@ -29,8 +29,8 @@ import {
 import { automatonOf } from './automaton.js';
 import { percentNormalize } from '../compile/normalize.js';
 import { pathParamsQuery, withLeadingSlash } from './url-path.js';
+import { QUESTION, STAR } from '../bytes.js';
 
-const STAR = 0x2a;
 const ROBOTS_TXT = new TextEncoder().encode('/robots.txt');
 
 /** Decides `url` (a URL or a path, UTF-8): the index of the deciding rule, NO_MATCH, or ROBOTS_TXT_IMPLICIT_ALLOW. */
@@ -56,7 +56,7 @@ function decideLocatedPath(block: Uint8Array, located: Uint8Array, useAutomaton:
   const flags = view.getUint32(HEADER_FLAGS, true);
   const ruleCount = view.getUint32(HEADER_RULE_COUNT, true);
   const path = pathForRules(located, (flags & RULESET_PATH_ENDS_AT_NUL) !== 0, (flags & RULESET_NORMALIZE_URL) !== 0);
-  if (flags & RULESET_ROBOTS_TXT_ALLOWED && isRobotsTxt(path)) return ROBOTS_TXT_IMPLICIT_ALLOW;
+  if (flags & RULESET_ROBOTS_TXT_ALLOWED && isRobotsTxtPath(path)) return ROBOTS_TXT_IMPLICIT_ALLOW;
 
   const automaton = useAutomaton ? automatonOf(block, view) : undefined;
   for (let index = 0; index < ruleCount; index++) {
@@ -99,9 +99,9 @@ function beforeFirstNul(path: Uint8Array): Uint8Array {
 }
 
 /** Whether `path` is `/robots.txt`, with or without a query (RFC 9309 §2.2.2 allows it implicitly). */
-export function isRobotsTxt(path: Uint8Array): boolean {
+export function isRobotsTxtPath(path: Uint8Array): boolean {
   if (path.length < ROBOTS_TXT.length) return false;
-  if (path.length > ROBOTS_TXT.length && path[ROBOTS_TXT.length] !== 0x3f /* ? */) return false;
+  if (path.length > ROBOTS_TXT.length && path[ROBOTS_TXT.length] !== QUESTION) return false;
   return ROBOTS_TXT.every((byte, i) => path[i] === byte);
 }
 

@@ -2,7 +2,7 @@
  * The first verdicts of a ruleset, read from its rules as the file wrote them (RuleRecords), with nothing
  * compiled: no sort, no bytecode, no copy into the matcher's memory. A crawler meeting a host asks its rules
  * once or a few times, and for a small file compiling costs more than everything else on the way from its
- * bytes to the first verdict (issue 20: two thirds of a file ≤ 1 KB).
+ * bytes to the first verdict: two thirds of that time for a file ≤ 1 KB (docs/design.md#tiers).
  *
  * The rules are the compiled ones by construction: the same patterns kept (canMatch), normalized the same way
  * (percentNormalizeInto), the same `…/$` added by Google's index.html rule, ranked by the same priorityOf,
@@ -16,10 +16,10 @@ import { needsNormalizing, percentNormalizeInto } from '../compile/normalize.js'
 import { Scratch } from '../compile/scratch.js';
 import type { RuleRecords } from '../parse/rule-records.js';
 import type { Profile } from '../profile.js';
-import { isRobotsTxt, matchesPattern, pathForRules } from './matcher.js';
+import { isRobotsTxtPath, matchesPattern, pathForRules } from './matcher.js';
 import { pathParamsQueryOf, withLeadingSlash } from './url-path.js';
+import { DOLLAR } from '../bytes.js';
 
-const DOLLAR = 0x24;
 const utf8 = new TextEncoder();
 /** The URL asked, as UTF-8. */
 const urlScratch = new Scratch<Uint8Array>((length) => new Uint8Array(length));
@@ -87,6 +87,6 @@ export function recordsAllow(records: RuleRecords, profile: Profile, input: stri
   const length = encodeInto(input, url);
   const located = isPath ? withLeadingSlash(url.subarray(0, length)) : pathParamsQueryOf(url, length);
   const path = pathForRules(located, profile.pathEndsAtNul, profile.normalizeUrl);
-  if (profile.robotsTxtAlwaysAllowed && isRobotsTxt(path)) return true;
+  if (profile.robotsTxtAlwaysAllowed && isRobotsTxtPath(path)) return true;
   return allowsPath(records, profile, path);
 }

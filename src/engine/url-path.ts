@@ -4,9 +4,7 @@
  * URLs, scheme-less URLs (`example.com/a`) and bare paths (`/a?b`) are all accepted and anything else
  * still gives a path (`""` and `"a"` give `/`). The WebAssembly matcher does the same in assembly/url-path.ts.
  */
-
-const SLASH = 0x2f;
-const HASH = 0x23;
+import { HASH, SLASH } from '../bytes.js';
 
 function isPathStart(byte: number): boolean {
   return byte === SLASH || byte === 0x3f /* ? */ || byte === 0x3b; /* ; */

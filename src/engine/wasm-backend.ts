@@ -28,9 +28,38 @@ import { QUERY_PATH, QUERY_VERDICT_ONLY, type LoadedRuleset, type MatcherBackend
 import { LinearAllocator } from './linear-allocator.js';
 import { handWrittenUtf8, type Utf8Writer, type Utf8WriterFactory } from './utf8-writer.js';
 import { isLexerExports, WasmLexer, type LexerExports } from './wasm-lexer.js';
-import { isLineScannerExports, LineScanner, type LineScannerExports } from './line-scanner.js';
 import { ResidentRuleset, Residents } from './residency.js';
 import { checkLayout } from './wasm-layout.js';
+
+/**
+ * The module's line scanner (assembly/filter/line-scanner.ts), which only `robotstxt filter` drives: the CLI
+ * builds its driver (src/cli/filter/line-scanner.ts) from the backend's linearMemory(). Checked here with the
+ * rest of the module's exports, so that a module without it is refused at load, as one without any other.
+ */
+export interface LineScannerExports {
+  scanLines(state: number): number;
+  rememberHost(state: number, value: number): number;
+  moveHosts(state: number, from: number, slots: number, keys: number): void;
+  forgetHosts(state: number): void;
+}
+
+function isLineScannerExports(exports: WebAssembly.Exports): boolean {
+  return ['scanLines', 'rememberHost', 'moveHosts', 'forgetHosts'].every((name) => typeof exports[name] === 'function');
+}
+
+/**
+ * @internal What code that drives the module's other functions (the CLI's line scanner) needs of a backend:
+ * the exports, the allocator of its linear memory, views of that memory (new ones after it grows), how many
+ * rulesets residency has moved out so far, and where a ruleset is (made resident), or 0 for another backend's.
+ */
+export interface WasmMemory {
+  readonly exports: LineScannerExports;
+  readonly allocator: LinearAllocator;
+  words(): Uint32Array;
+  bytes(): Uint8Array;
+  evictions(): number;
+  addressOf(ruleset: LoadedRuleset): number;
+}
 
 interface MatcherExports extends LexerExports, LineScannerExports {
   readonly memory: WebAssembly.Memory;
@@ -146,19 +175,16 @@ export class WasmBackend implements MatcherBackend {
   /** The WebAssembly lexer as a RecordReader (src/parse/records.ts). */
   readonly readRecords = (body: Uint8Array, handler: RecordHandler): void => this.lexer.read(body, handler);
 
-  private scanner: LineScanner | undefined;
-
-  /** @internal The line scanner (`robotstxt filter`), made on first use. */
-  lineScanner(): LineScanner {
-    this.scanner ??= new LineScanner(
-      this.exports,
-      this.allocator,
-      () => this.words,
-      () => this.bytes,
-      () => this.residents.evictions,
-      (ruleset) => this.addressOf(ruleset),
-    );
-    return this.scanner;
+  /** @internal The backend's linear memory, for the CLI's line scanner (src/cli/filter/line-scanner.ts). */
+  linearMemory(): WasmMemory {
+    return {
+      exports: this.exports,
+      allocator: this.allocator,
+      words: () => this.words,
+      bytes: () => this.bytes,
+      evictions: () => this.residents.evictions,
+      addressOf: (ruleset) => this.addressOf(ruleset),
+    };
   }
 
   /**

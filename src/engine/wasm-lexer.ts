@@ -23,6 +23,7 @@ import {
   VECTOR_SLACK,
 } from '../layout.js';
 import type { LinearAllocator } from './linear-allocator.js';
+import { BYTE_ORDER_MARK } from '../bytes.js';
 
 export interface LexerExports {
   lex(body: number, length: number, start: number, lineNumber: number, out: number, maxRecords: number): number;
@@ -40,8 +41,6 @@ const VALUE_START_WORD = RECORD_VALUE_START / 4;
 const VALUE_END_WORD = RECORD_VALUE_END / 4;
 const INFO_WORD = RECORD_INFO / 4;
 const RECORDS_PER_CHUNK = 4096;
-const BYTE_ORDER_MARK = [0xef, 0xbb, 0xbf] as const;
-
 export function isLexerExports(exports: WebAssembly.Exports): boolean {
   return ['lex', 'lexResumeAt', 'lexLineNumber', 'lexFinished'].every((name) => typeof exports[name] === 'function');
 }

@@ -5,7 +5,8 @@
 import { profileNamed } from '../profile.js';
 import { quote, type LintContext } from './context.js';
 import type { LintSource, SourceLine } from './source.js';
-import { firstInvalidUtf8, isValidUtf8 } from './utf8.js';
+import { firstInvalidUtf8, isUtf8 } from './utf8.js';
+import { BYTE_ORDER_MARK } from '../bytes.js';
 
 /** Google reads the first 500 KiB (RFC 9309 §2.5 asks for at least that much); the rest is ignored. */
 export const GOOGLE_LIMIT_BYTES = 500 * 1024;
@@ -64,7 +65,7 @@ export function checkSize(context: LintContext): void {
 /** Invalid UTF-8, once per line: Google reads the bytes as they are, other crawlers decode them (and may not). */
 export function checkEncoding(context: LintContext): void {
   const { source } = context;
-  if (isValidUtf8(source.bytes)) return;
+  if (isUtf8(source.bytes)) return;
   source.lines.forEach(({ start, end }, index) => {
     const invalid = firstInvalidUtf8(source.bytes, start, end);
     if (invalid < 0) return;
@@ -78,10 +79,8 @@ export function checkEncoding(context: LintContext): void {
   });
 }
 
-const BOM = [0xef, 0xbb, 0xbf] as const;
-
 function isBomAt(bytes: Uint8Array, i: number): boolean {
-  return bytes[i] === BOM[0] && bytes[i + 1] === BOM[1] && bytes[i + 2] === BOM[2];
+  return bytes[i] === BYTE_ORDER_MARK[0] && bytes[i + 1] === BYTE_ORDER_MARK[1] && bytes[i + 2] === BYTE_ORDER_MARK[2];
 }
 
 /** Each line that holds a byte order mark past the file's start → the offset of its first one. */

@@ -6,10 +6,7 @@ import type { LintCode } from './codes.js';
 import { quote, shorten, type LintContext } from './context.js';
 import type { LintGroup } from './groups.js';
 import type { LintRecord } from './records.js';
-
-const SLASH = 0x2f;
-const STAR = 0x2a;
-const DOLLAR = 0x24;
+import { DOLLAR, SLASH, STAR } from '../bytes.js';
 
 function isSpaceOrTab(byte: number | undefined): boolean {
   return byte === 0x20 || byte === 0x09;

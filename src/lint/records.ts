@@ -6,6 +6,7 @@
  */
 import { readRecords, type RecordHandler } from '../parse/records.js';
 import type { LintSource } from './source.js';
+import { COLON } from '../bytes.js';
 
 export type RecordKind = 'user-agent' | 'allow' | 'disallow' | 'sitemap' | 'other';
 
@@ -59,8 +60,6 @@ class ReadingCollector implements RecordHandler {
     this.cutLines.push(line);
   }
 }
-
-const COLON = 0x3a;
 
 /** Where the key written before `valueStart` ends: at the colon, or (no colon) at the first space or tab. */
 function keyEnd(bytes: Uint8Array, keyStart: number, valueStart: number): number {

@@ -3,7 +3,7 @@
 const strict = new TextDecoder('utf-8', { fatal: true });
 
 /** Whether all of `bytes` is valid UTF-8 (one native pass: the common case costs little). */
-export function isValidUtf8(bytes: Uint8Array): boolean {
+export function isUtf8(bytes: Uint8Array): boolean {
   try {
     strict.decode(bytes);
     return true;

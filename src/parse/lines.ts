@@ -7,12 +7,9 @@
  */
 
 import { MAX_LINE_BYTES } from '../layout.js';
+import { BYTE_ORDER_MARK, CR, LF } from '../bytes.js';
 
 export { MAX_LINE_BYTES };
-
-const LF = 0x0a;
-const CR = 0x0d;
-const BYTE_ORDER_MARK = [0xef, 0xbb, 0xbf] as const;
 
 /**
  * Receives each line: its 1-based number and where its content lies in the body (`start` to `end`),

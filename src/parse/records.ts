@@ -12,6 +12,7 @@
  */
 import { startsWithIgnoringAsciiCase } from './ascii.js';
 import { forEachLine } from './lines.js';
+import { COLON, HASH } from '../bytes.js';
 
 /**
  * Where each record's parts are: offsets into the body the reader was given (value = body[start, end)),
@@ -31,9 +32,6 @@ export interface RecordHandler {
   /** A line longer than the line limit; its excess bytes were dropped. */
   lineCut(line: number): void;
 }
-
-const HASH = 0x23;
-const COLON = 0x3a;
 
 function isAsciiWhitespace(byte: number | undefined): boolean {
   // space, \t, \n, \v, \f, \r: what C's isspace() and absl::ascii_isspace() accept.

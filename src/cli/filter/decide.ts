@@ -17,11 +17,11 @@ import { decideLine, hostsOf, rulesOfField, type BatchResult, type Decision, typ
 import { noReasons, reasonOf, type Reason } from './reason.js';
 import { writeRecord, type LineRecord, type RecordFormat } from './record.js';
 import { lineScannerFor, scanBatch } from './scanned.js';
+import { CR, LF } from '../../bytes.js';
+import { VERDICT_ALLOWED, VERDICT_DISALLOWED, VERDICT_MALFORMED } from '../../layout.js';
 
 export type { BatchResult } from './line-verdict.js';
 
-const NEWLINE = 0x0a;
-const CR = 0x0d;
 const utf8 = new TextDecoder();
 const encoder = new TextEncoder();
 
@@ -29,10 +29,7 @@ function wanted(verdict: Verdict, settings: FilterSettings): boolean {
   return settings.emit === 'all' || verdict === settings.emit;
 }
 
-/** Verdict codes of a batch's lines, before they are written. */
-const ALLOWED = 1;
-const DISALLOWED = 0;
-const MALFORMED = 2;
+/** Verdict codes of a batch's lines, before they are written: the line scanner's (VERDICT_*), by name. */
 const VERDICT_NAMES = ['disallowed', 'allowed', 'malformed'] as const;
 
 /** Lines of one host's rules whose URLs are byte ranges of the batch: decided together, in one crossing. */
@@ -76,11 +73,11 @@ function decideLineByLine(batch: Uint8Array, settings: FilterSettings, source: R
   const lines: LineOutcome[] = [];
 
   for (let start = 0; start < batch.length;) {
-    const newline = batch.indexOf(NEWLINE, start);
+    const newline = batch.indexOf(LF, start);
     const next = newline < 0 ? batch.length : newline + 1;
     let end = newline < 0 ? batch.length : newline;
     if (end > start && batch[end - 1] === CR) end--;
-    const line: LineOutcome = { start, end, next, verdict: MALFORMED, reason: 'malformed', shown: undefined };
+    const line: LineOutcome = { start, end, next, verdict: VERDICT_MALFORMED, reason: 'malformed', shown: undefined };
     lines.push(line);
     start = next;
     if (!readUrlField(batch, line.start, end, settings.shape, source.needsHost, field)) continue;
@@ -96,7 +93,7 @@ function decideLineByLine(batch: Uint8Array, settings: FilterSettings, source: R
     const urlBytes = field.text === undefined ? batch.subarray(field.start, field.end) : encoder.encode(field.text);
     const url = field.text ?? utf8.decode(urlBytes);
     decideLine(rules, url, settings, explain, decision);
-    line.verdict = decision.verdict === 'allowed' ? ALLOWED : DISALLOWED;
+    line.verdict = decision.verdict === 'allowed' ? VERDICT_ALLOWED : VERDICT_DISALLOWED;
     if (explain) line.shown = { ...decision, url, urlBytes };
   }
 
@@ -120,8 +117,8 @@ function decideLineByLine(batch: Uint8Array, settings: FilterSettings, source: R
   };
   lines.forEach((line, index) => {
     const { verdict, start, end, next } = line;
-    if (verdict === ALLOWED) allowed++;
-    else if (verdict === DISALLOWED) disallowed++;
+    if (verdict === VERDICT_ALLOWED) allowed++;
+    else if (verdict === VERDICT_DISALLOWED) disallowed++;
     else {
       malformed++;
       if (firstMalformed < 0) firstMalformed = index;
@@ -135,9 +132,9 @@ function decideLineByLine(batch: Uint8Array, settings: FilterSettings, source: R
     if (settings.output !== 'text') {
       flushRun();
       writeRecord(settings.output, recordOf(line, name, firstLine + index, batch.subarray(start, end), settings), parts);
-    } else if (batch[next - 1] !== NEWLINE) {
+    } else if (batch[next - 1] !== LF) {
       flushRun();
-      parts.push(batch.subarray(start, end), Uint8Array.of(NEWLINE));
+      parts.push(batch.subarray(start, end), Uint8Array.of(LF));
     } else {
       if (runStart < 0) runStart = start;
       runEnd = next;

@@ -15,12 +15,11 @@ import { createBrotliDecompress, createGunzip } from 'node:zlib';
 import { refusalText, sniff, SNIFF_BYTES } from '../input-kind.js';
 import { readError, UsageError } from '../usage.js';
 import { joined } from './joined.js';
+import { BYTE_ORDER_MARK } from '../../bytes.js';
 
 const READ_CHUNK_BYTES = 256 * 1024;
 /** Bytes needed to tell a signature (xz's is the longest). */
 const SIGNATURE_BYTES = 6;
-const BOM = [0xef, 0xbb, 0xbf] as const;
-
 type Decoding = 'plain' | 'gzip' | 'brotli';
 
 /** Why a compressed stream stopped: not that compression at all (no byte came out), or cut short or corrupt. */
@@ -88,17 +87,19 @@ async function* withoutBom(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<Ui
   const head: Uint8Array[] = [];
   let length = 0;
   for await (const chunk of chunks) {
-    if (length >= BOM.length) {
+    if (length >= BYTE_ORDER_MARK.length) {
       yield chunk;
       continue;
     }
     head.push(chunk);
     length += chunk.length;
-    if (length < BOM.length) continue;
+    if (length < BYTE_ORDER_MARK.length) continue;
     const bytes = joined(head);
-    yield bytes[0] === BOM[0] && bytes[1] === BOM[1] && bytes[2] === BOM[2] ? bytes.subarray(BOM.length) : bytes;
+    yield bytes[0] === BYTE_ORDER_MARK[0] && bytes[1] === BYTE_ORDER_MARK[1] && bytes[2] === BYTE_ORDER_MARK[2]
+      ? bytes.subarray(BYTE_ORDER_MARK.length)
+      : bytes;
   }
-  if (length > 0 && length < BOM.length) yield joined(head);
+  if (length > 0 && length < BYTE_ORDER_MARK.length) yield joined(head);
 }
 
 /** An input opened: its decoded chunks, the byte order mark dropped; close() lets go of its file. */

@@ -10,6 +10,7 @@
 import { UsageError } from '../usage.js';
 import { InputSource } from './input-source.js';
 import { joined } from './joined.js';
+import { LF } from '../../bytes.js';
 
 export const BATCH_BYTES = 4 * 1024 * 1024;
 export const LONG_LINE_BYTES = 4 * 1024 * 1024;
@@ -50,7 +51,7 @@ export async function checkInputs(files: readonly string[]): Promise<Inputs> {
   return { sources, size };
 }
 
-const NEWLINE = Uint8Array.of(0x0a);
+const LF_BYTES = Uint8Array.of(LF);
 
 /**
  * Every input's decoded chunks, in order; an input whose last line has no newline gets one, so that it does
@@ -65,7 +66,7 @@ export async function* readInputs(inputs: Inputs, onRead: (bytes: number) => voi
       yield new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length);
       last = chunk[chunk.length - 1] as number;
     }
-    if (last !== 0x0a) yield NEWLINE.slice();
+    if (last !== 0x0a) yield LF_BYTES.slice();
   }
 }
 

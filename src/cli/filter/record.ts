@@ -17,6 +17,7 @@
 import type { Reason } from './reason.js';
 import type { OutputFormat } from './options.js';
 import { tsvField } from './tsv.js';
+import { COMMA, CR, LF, QUOTE, TAB } from '../../bytes.js';
 
 export type RecordFormat = Exclude<OutputFormat, 'text'>;
 export type Verdict = 'allowed' | 'disallowed' | 'malformed';
@@ -42,12 +43,10 @@ export interface LineRecord {
 export const RECORD_COLUMNS = ['n', 'url', 'verdict', 'reason', 'rule_kind', 'rule_pattern', 'rule_line', 'text'] as const;
 
 const encoder = new TextEncoder();
-const COMMA = 0x2c;
-const QUOTE = 0x22;
-const TAB = Uint8Array.of(0x09);
+const TAB_BYTES = Uint8Array.of(TAB);
 const COMMA_BYTES = Uint8Array.of(COMMA);
-const LF = Uint8Array.of(0x0a);
-const CRLF = Uint8Array.of(0x0d, 0x0a);
+const LF_BYTES = Uint8Array.of(LF);
+const CRLF_BYTES = Uint8Array.of(CR, LF);
 const EMPTY = new Uint8Array(0);
 
 /** The header line of TSV and CSV output; none for the others. */
@@ -58,7 +57,7 @@ export function headerLine(format: OutputFormat): Uint8Array {
 }
 
 function needsQuotes(bytes: Uint8Array): boolean {
-  for (const byte of bytes) if (byte === COMMA || byte === QUOTE || byte === 0x0a || byte === 0x0d) return true;
+  for (const byte of bytes) if (byte === COMMA || byte === QUOTE || byte === LF || byte === CR) return true;
   return false;
 }
 
@@ -102,13 +101,13 @@ export function writeRecord(format: RecordFormat, record: LineRecord, parts: Uin
     record.rule === null ? EMPTY : encoder.encode(String(record.rule.line)),
     record.text ?? EMPTY,
   ];
-  const separator = format === 'tsv' ? TAB : COMMA_BYTES;
+  const separator = format === 'tsv' ? TAB_BYTES : COMMA_BYTES;
   fields.forEach((field, index) => {
     if (index > 0) parts.push(separator);
     if (format === 'tsv') parts.push(tsvField(field));
     else parts.push(...csvField(field));
   });
-  parts.push(format === 'tsv' ? LF : CRLF);
+  parts.push(format === 'tsv' ? LF_BYTES : CRLF_BYTES);
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
  * decideBatch's fast path, where the WebAssembly matcher runs and lines are written as they are (no rule
- * shown; a whole line or a field as the URL): the line scanner (src/engine/line-scanner.ts) reads, decides,
+ * shown; a whole line or a field as the URL): the line scanner (src/cli/filter/line-scanner.ts) reads, decides,
  * counts and writes every line whose authority it has been taught, in one crossing per run of such lines.
  * It stops at any other line. At a host it does not know, the line is read here as decideBatch reads it
  * (readUrlField) to find the host's rules, the scanner is taught the authority, and it decides the line
@@ -16,7 +16,7 @@
 import { currentBackend } from '../../engine/active-backend.js';
 import {
   DELIMITER_SPACES,
-  LineScanner,
+  lineScannerOf,
   SCAN_ASK_HOST,
   SCAN_DONE,
   VALUE_DISALLOWED,
@@ -25,17 +25,18 @@ import {
   VERDICT_DISALLOWED,
   VERDICT_MALFORMED,
   type LineScanCounts,
+  type LineScanner,
   type LineVerdict,
   type ScanStop,
-} from '../../engine/line-scanner.js';
+} from './line-scanner.js';
 import { WasmBackend } from '../../engine/wasm-backend.js';
 import { decideLine, hostsOf, rulesOfField, type BatchResult, type Decision } from './line-verdict.js';
 import type { FilterSettings, InputShape } from './options.js';
 import { REASONS, noReasons, reasonOf, type ReasonCounts } from './reason.js';
 import { isCut, isRules, type HostReason, type HostRules, type RobotsSource } from './robots-source.js';
 import { emptyField, MAX_URL_LINE_BYTES, readUrlField } from './url-field.js';
+import { TAB } from '../../bytes.js';
 
-const TAB = 0x09;
 const utf8 = new TextDecoder();
 
 /** The scanner, when it serves these settings: the WebAssembly matcher answers, no rule is shown, a line or a field is the URL. */
@@ -43,7 +44,7 @@ export function lineScannerFor(settings: FilterSettings): LineScanner | undefine
   if (settings.output !== 'text') return undefined;
   if (settings.shape.kind !== 'line' && settings.shape.kind !== 'field') return undefined;
   const backend = currentBackend();
-  return backend instanceof WasmBackend ? backend.lineScanner() : undefined;
+  return backend instanceof WasmBackend ? lineScannerOf(backend) : undefined;
 }
 
 function fieldOf(shape: InputShape): { field: number; delimiter: number } {

@@ -6,11 +6,8 @@
  * that undoing the escapes gives a field's bytes back exactly. Every other byte is written as it came (a line
  * that is not UTF-8 stays so).
  */
-const TAB = 0x09;
-const LF = 0x0a;
-const CR = 0x0d;
-const BACKSLASH = 0x5c;
-const DELETE = 0x7f;
+import { BACKSLASH, CR, DELETE, LF, TAB } from '../../bytes.js';
+
 const C1_LEAD = 0xc2;
 const HEX = '0123456789abcdef';
 

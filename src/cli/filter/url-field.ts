@@ -10,20 +10,10 @@
  */
 import { readAuthority, readVhost, type HostReading } from './host-name.js';
 import type { InputShape } from './options.js';
+import { AT, BACKSLASH, COLON, HASH, OPEN_BRACKET, QUESTION, QUOTE, SLASH, SPACE, TAB } from '../../bytes.js';
 
 /** Lines longer than this hold no URL a crawler would fetch: they are malformed (and never decoded). */
 export const MAX_URL_LINE_BYTES = 64 * 1024;
-
-const SLASH = 0x2f;
-const COLON = 0x3a;
-const QUESTION = 0x3f;
-const HASH = 0x23;
-const AT = 0x40;
-const TAB = 0x09;
-const SPACE = 0x20;
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_BRACKET = 0x5b;
 
 /** A line's URL: bytes[start, end) of the batch, or `text` when it had to be decoded; `host` as above. */
 export interface UrlField {

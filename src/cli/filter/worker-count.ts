@@ -2,8 +2,9 @@
  * How many threads decide `filter`'s lines: `--workers N` as given (1 to MAX_WORKERS), or a default chosen by
  * measurement from the input's size and the machine's cores.
  *
- * Measured (issue 29): `node bench/cli/run.mjs --lines N [--hosts 486] --workers 1,2,4`, its random-order log and the
- * same lines sorted by host, 50 bytes a line; 2 cores shared with other jobs (load average 4 to 11); lines/s,
+ * Measured when the default was chosen (docs/design.md#the-command):
+ * `node bench/cli/run.mjs --lines N [--hosts 486] --workers 1,2,4`, its random-order log and the same lines
+ * sorted by host, 50 bytes a line; 2 cores shared with other jobs (load average 4 to 11); lines/s,
  * median of 3 runs, random / sorted:
  *
  *   lines (bytes), hosts            --workers 1       --workers 2       --workers 4

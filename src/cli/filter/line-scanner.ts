@@ -1,5 +1,6 @@
 /**
- * The WebAssembly line scanner (assembly/lines.ts) for `robotstxt filter`: a batch of URL lines is copied
+ * The driver of the WebAssembly line scanner (assembly/filter/line-scanner.ts) for `robotstxt filter`, built
+ * from what the WebAssembly backend exposes of its linear memory (lineScannerOf). A batch of URL lines is copied
  * into linear memory once, and the scanner reads, decides, counts and writes the lines whose hosts it knows
  * in one crossing; at a line it does not know it stops, and the caller decides that line (and may teach the
  * scanner its host) before scanning on. The state block's layout and the stops are defined in
@@ -13,7 +14,9 @@
  * not taught again) up to MAX_HOST_SLOTS; full at that size, it is emptied and taught again, so that a log
  * of millions of hosts holds at most that much.
  */
-import type { LoadedRuleset } from './backend.js';
+import type { LoadedRuleset } from '../../engine/backend.js';
+import type { LinearAllocator } from '../../engine/linear-allocator.js';
+import type { LineScannerExports, WasmBackend, WasmMemory } from '../../engine/wasm-backend.js';
 import {
   HOST_ENTRY_SIZE,
   NO_LINE,
@@ -50,18 +53,19 @@ import {
   VERDICT_ALLOWED,
   VERDICT_DISALLOWED,
   VERDICT_MALFORMED,
-} from '../layout.js';
-import type { LinearAllocator } from './linear-allocator.js';
+} from '../../layout.js';
 
-export interface LineScannerExports {
-  scanLines(state: number): number;
-  rememberHost(state: number, value: number): number;
-  moveHosts(state: number, from: number, slots: number, keys: number): void;
-  forgetHosts(state: number): void;
-}
+/** One scanner per backend (its state and authority table live in that backend's linear memory), made on first use. */
+const scanners = new WeakMap<WasmBackend, LineScanner>();
 
-export function isLineScannerExports(exports: WebAssembly.Exports): boolean {
-  return ['scanLines', 'rememberHost', 'moveHosts', 'forgetHosts'].every((name) => typeof exports[name] === 'function');
+/** The line scanner of `backend`, made on first use. */
+export function lineScannerOf(backend: WasmBackend): LineScanner {
+  let scanner = scanners.get(backend);
+  if (scanner === undefined) {
+    scanner = new LineScanner(backend.linearMemory());
+    scanners.set(backend, scanner);
+  }
+  return scanner;
 }
 
 /**
@@ -83,7 +87,7 @@ export {
   VERDICT_ALLOWED,
   VERDICT_DISALLOWED,
   VERDICT_MALFORMED,
-} from '../layout.js';
+} from '../../layout.js';
 export type ScanStop = typeof SCAN_DONE | typeof SCAN_ASK_LINE | typeof SCAN_ASK_HOST;
 export type LineVerdict = typeof VERDICT_DISALLOWED | typeof VERDICT_ALLOWED | typeof VERDICT_MALFORMED;
 
@@ -128,16 +132,23 @@ export class LineScanner {
   private readonly regionBlock: GrowingBlock;
   private readonly scratchBlock: GrowingBlock;
 
-  constructor(
-    private readonly exports: LineScannerExports,
-    private readonly allocator: LinearAllocator,
-    private readonly words: () => Uint32Array,
-    private readonly bytes: () => Uint8Array,
-    /** How many rulesets the backend has moved out of linear memory so far. */
-    private readonly evictionCount: () => number,
-    /** A ruleset's address in linear memory (made resident), or 0 when it is another backend's. */
-    private readonly address: (ruleset: LoadedRuleset) => number,
-  ) {
+  private readonly exports: LineScannerExports;
+  private readonly allocator: LinearAllocator;
+  private readonly words: () => Uint32Array;
+  private readonly bytes: () => Uint8Array;
+  /** How many rulesets the backend has moved out of linear memory so far. */
+  private readonly evictionCount: () => number;
+  /** A ruleset's address in linear memory (made resident), or 0 when it is another backend's. */
+  private readonly address: (ruleset: LoadedRuleset) => number;
+
+  constructor(memory: WasmMemory) {
+    const { exports, allocator, words, bytes, evictions, addressOf } = memory;
+    this.exports = exports;
+    this.allocator = allocator;
+    this.words = words;
+    this.bytes = bytes;
+    this.evictionCount = evictions;
+    this.address = addressOf;
     this.state = allocator.allocate(STATE_SIZE, 'the line scanner state');
     this.bytes().fill(0, this.state, this.state + STATE_SIZE);
     this.regionBlock = new GrowingBlock(allocator, 'a batch of lines to filter');

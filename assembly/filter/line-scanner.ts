@@ -1,13 +1,14 @@
-// The line scanner: a batch of log lines → the lines `robotstxt filter` writes, in one crossing.
+// The CLI's line scanner: a batch of log lines → the lines `robotstxt filter` writes, in one crossing.
 //
 // It reads each line's URL (the whole line, or one field of it), finds its authority, looks that up in a
 // table of authorities the host has resolved, decides the URL with the matcher straight out of the batch,
 // counts the verdict, and copies the wanted lines to the output. Anything it does not know, it leaves to
-// the host (src/engine/line-scanner.ts; the state block and the stops are laid out in ./layout.ts;
-// src/cli/filter/decide.ts is the reference for what a line means): it stops at that line and says why, and the host decides the line, hands
-// its verdict back (STATE_FORCED) and may remember its authority (rememberHost) before scanning on. So the
-// scanner holds no reading of a URL of its own beyond finding the authority; unusual lines (not http(s), a
-// space in the authority, not UTF-8, too long, no such field) are read by the host, once each.
+// the host (src/cli/filter/line-scanner.ts; the state block and the stops are laid out in ../layout.ts;
+// src/cli/filter/decide.ts is the reference for what a line means): it stops at that line and says why,
+// and the host decides the line, hands its verdict back (STATE_FORCED) and may remember its authority
+// (rememberHost) before scanning on. So the scanner holds no reading of a URL of its own beyond finding the
+// authority; unusual lines (not http(s), a space in the authority, not UTF-8, too long, no such field) are
+// read by the host, once each.
 //
 // Nothing here allocates: the host allocates the state block, the batch, the output, the scratch and the
 // authority table, and writes their addresses into the state block.
@@ -21,25 +22,15 @@ import {
   STATE_PENDING_END, STATE_PENDING_HASH, STATE_PENDING_HTTPS, STATE_PENDING_START, STATE_POSITION, STATE_SCRATCH,
   STATE_STOP_END, STATE_VALUE_COUNTS, VALUE_LIMIT, VALUE_MALFORMED, VERDICT_ALLOWED, VERDICT_DISALLOWED,
   VERDICT_MALFORMED,
-} from './layout';
-import { isAllowed } from './matcher';
-import { findByte } from './scan';
-import { isUtf8 } from './utf8';
+} from '../layout';
+import { isAllowed } from '../matcher';
+import { findByte } from '../scan';
+import { isUtf8 } from '../utf8';
+import { AT, BACKSLASH, COLON, CR, DELETE, HASH, LF, QUESTION, SLASH, SPACE } from '../bytes';
 
 // decideLine's mark on a stop, to tell it from a verdict.
 const ASKS: u32 = 0x100;
 const INLINE_KEY_BYTES: usize = HOST_ENTRY_SIZE - HOST_ENTRY_KEY;
-
-const LF: u8 = 0x0a;
-const CR: u8 = 0x0d;
-const SPACE: u8 = 0x20;
-const SLASH: u8 = 0x2f;
-const COLON: u8 = 0x3a;
-const QUESTION: u8 = 0x3f;
-const HASH: u8 = 0x23;
-const AT: u8 = 0x40;
-const BACKSLASH: u8 = 0x5c;
-const DELETE: u8 = 0x7f;
 
 // Where a line's URL is, found by urlOf().
 let urlStart: usize = 0;
