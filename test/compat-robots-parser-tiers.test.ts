@@ -3,7 +3,7 @@
  * by a scan of its normalised patterns, later ones by the compiled WebAssembly matcher, and both must give
  * the same verdict and the same deciding line, robots-parser's (longest pattern, allow on a tie, else the
  * first). Held here scan ⇄ compiled ⇄ a regular-expression oracle built from robots-parser's definition of
- * a pattern; test/compat-robots-parser.test.ts holds the whole drop-in to the real package, the switch
+ * a pattern; test/behaviour/default-matcher/compat-robots-parser.test.ts holds the whole drop-in to the real package, the switch
  * between tiers included. And the byte-level normalisation is held to robots-parser's own string one.
  */
 import fc from 'fast-check';

@@ -7,8 +7,8 @@
  * URL that would be fetched"). Reading its href again as a string could decide on another path.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { defaultMatcher, parseRobotsTxt, setMatcher, type BackendKind, type ProfileName } from './support/library.js';
-import { profiles } from './support/verdict.js';
+import { defaultMatcher, parseRobotsTxt, setMatcher, type BackendKind, type ProfileName } from '../support/library.js';
+import { profiles } from '../support/verdict.js';
 
 const MATCHERS: readonly BackendKind[] = ['wasm', 'typescript'];
 

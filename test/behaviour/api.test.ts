@@ -14,7 +14,7 @@ import {
   setMatcher,
   type AgentRules,
   type RobotsTxt,
-} from './support/library.js';
+} from '../support/library.js';
 
 const SITE = [
   'User-agent: *',

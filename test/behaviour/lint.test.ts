@@ -3,8 +3,8 @@
  * give no error and no warning (false alarms cost trust faster than misses); the real corpus, linted whole.
  */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LINT_MAX_BYTES, LINT_CODES, lintRobotsTxt, type LintDiagnostic } from './support/library.js';
-import { describeCorpus, loadCorpus } from './support/corpus.js';
+import { DEFAULT_LINT_MAX_BYTES, LINT_CODES, lintRobotsTxt, type LintDiagnostic } from '../support/library.js';
+import { describeCorpus, loadCorpus } from '../support/corpus.js';
 
 type Case = readonly [title: string, code: string, body: string | Uint8Array, line: number, column: number];
 

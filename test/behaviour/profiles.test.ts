@@ -3,8 +3,8 @@
  * rfc9309 = Google's reference behaviour except where RFC 9309 says otherwise; google = the reference.
  */
 import { describe, expect, it } from 'vitest';
-import { defaultMatcher, parseRobotsTxt, setMatcher } from './support/library.js';
-import { isAllowed } from './support/verdict.js';
+import { defaultMatcher, parseRobotsTxt, setMatcher } from '../support/library.js';
+import { isAllowed } from '../support/verdict.js';
 
 describe('percent-encoding', () => {
   // spec: RFC 9309 §2.2.2 (README of ../shared/spec); 003_14cd348ff9b99c23.txt, "URL matching based on path values"

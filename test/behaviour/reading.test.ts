@@ -2,9 +2,9 @@
  * DESIGN §2 "Reading the file": bytes → lines → records.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { decodeUtf8 } from '../src/parse/utf8.js';
-import { defaultMatcher, parseRobotsTxt, setMatcher } from './support/library.js';
-import { inBothProfiles, profiles } from './support/verdict.js';
+import { decodeUtf8 } from '../../src/parse/utf8.js';
+import { defaultMatcher, parseRobotsTxt, setMatcher } from '../support/library.js';
+import { inBothProfiles, profiles } from '../support/verdict.js';
 
 const bytes = (...parts: (string | number[])[]): Uint8Array => {
   const chunks = parts.map((part) => (typeof part === 'string' ? new TextEncoder().encode(part) : Uint8Array.from(part)));

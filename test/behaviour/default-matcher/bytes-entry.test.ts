@@ -11,8 +11,8 @@
  */
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { describeCorpus, loadCorpus } from './support/corpus.js';
-import { defaultMatcher, matcherInfo, parseRobotsTxt, RulesDisposedError, setMatcher, type AgentRules } from './support/library.js';
+import { describeCorpus, loadCorpus } from '../../support/corpus.js';
+import { defaultMatcher, matcherInfo, parseRobotsTxt, RulesDisposedError, setMatcher, type AgentRules } from '../../support/library.js';
 
 const MATCHERS = ['wasm', 'typescript'] as const;
 const encoder = new TextEncoder();

@@ -15,7 +15,7 @@ import {
   type BackendKind,
   type ProfileName,
   type RobotsTxt,
-} from './support/library.js';
+} from '../support/library.js';
 
 const TIMEOUT = { timeout: 10_000 };
 const PROFILES: readonly ProfileName[] = ['rfc9309', 'google'];

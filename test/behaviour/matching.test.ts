@@ -2,8 +2,8 @@
  * DESIGN §2 "Matching": which rule decides.
  */
 import { describe, expect, it } from 'vitest';
-import { parseRobotsTxt } from './support/library.js';
-import { inBothProfiles, isAllowed } from './support/verdict.js';
+import { parseRobotsTxt } from '../support/library.js';
+import { inBothProfiles, isAllowed } from '../support/verdict.js';
 
 const forFooBot = (rules: string): string => `User-agent: FooBot\n${rules}\n`;
 

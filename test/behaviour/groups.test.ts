@@ -2,8 +2,8 @@
  * DESIGN §2 "Groups": which lines apply to which agent.
  */
 import { describe, expect, it } from 'vitest';
-import { parseRobotsTxt } from './support/library.js';
-import { inBothProfiles, isAllowed, profiles } from './support/verdict.js';
+import { parseRobotsTxt } from '../support/library.js';
+import { inBothProfiles, isAllowed, profiles } from '../support/verdict.js';
 
 describe('opening and closing groups', () => {
   // spec: 003_14cd348ff9b99c23.txt, "Grouping of lines and rules"

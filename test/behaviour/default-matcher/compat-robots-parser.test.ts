@@ -13,9 +13,9 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { pathsForPattern } from '../harness/paths.mjs';
-import { robotsParser, type Robot } from './support/library.js';
-import { describeCorpus, loadCorpus } from './support/corpus.js';
+import { pathsForPattern } from '../../../harness/paths.mjs';
+import { robotsParser, type Robot } from '../../support/library.js';
+import { describeCorpus, loadCorpus } from '../../support/corpus.js';
 
 const require = createRequire(import.meta.url);
 const peer = require('robots-parser') as (url: string, contents: string | null | undefined) => Omit<Robot, 'isExplicitlyDisallowed'>;
