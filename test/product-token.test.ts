@@ -1,7 +1,7 @@
 /**
  * productToken() and productTokens(): the robots.txt product token a crawler's User-Agent header names, and
  * every one it names (RFC 9309 §2.2.1; the header's grammar is RFC 9110 §10.1.5, repeated header lines
- * joined by `, ` §5.3). The headers are the ones the crawlers' operators publish. test/gate-names.test.ts
+ * joined by `, ` §5.3). The headers are the ones the crawlers' operators publish. test/conformance/gate-names.test.ts
  * holds both to an independent reading under random headers.
  */
 import { describe, expect, it } from 'vitest';

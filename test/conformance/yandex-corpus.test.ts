@@ -13,9 +13,9 @@
  * "looks for either the substring Yandex (the case doesn't matter) or *").
  */
 import { expect, it } from 'vitest';
-import { pathsForPattern } from '../harness/paths.mjs';
-import { parseRobotsTxt, type ProfileName } from '../src/platform/inline.js';
-import { describeCorpus, loadCorpus } from './support/corpus.js';
+import { pathsForPattern } from '../../harness/paths.mjs';
+import { parseRobotsTxt, type ProfileName } from '../../src/platform/inline.js';
+import { describeCorpus, loadCorpus } from '../support/corpus.js';
 
 const AGENT = 'YandexBot';
 const PROFILES: readonly ProfileName[] = ['rfc9309', 'google', 'yandex'];

@@ -4,8 +4,8 @@
  * directive a line, as the comments in them show.
  */
 import { describe, expect, it } from 'vitest';
-import { parseRobotsTxt } from './support/library.js';
-import { isAllowed } from './support/verdict.js';
+import { parseRobotsTxt } from '../support/library.js';
+import { isAllowed } from '../support/verdict.js';
 
 /** The yandex verdict for YandexBot, the main indexing robot, unless another agent is named. */
 function yandexAllows(body: string, url: string, agent = 'YandexBot'): boolean {

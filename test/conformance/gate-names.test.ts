@@ -9,11 +9,11 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { crawlersAtTheDoor, firstRefusal } from '../examples/worker/src/crawlers.js';
-import { DEFAULT_READINGS, pathReadings } from '../examples/worker/src/readings.js';
-import { MAX_PRODUCT_TOKENS, MAX_USER_AGENT_LENGTH, productToken, productTokens } from '../src/cache/product-token.js';
-import { parseRobotsTxt } from '../src/platform/inline.js';
-import { distinct, freshName, GATE_PATHS, GATE_ROBOTS, gateVerdict, oracleNames, vocabularyHeader } from './support/user-agent-oracle.js';
+import { crawlersAtTheDoor, firstRefusal } from '../../examples/worker/src/crawlers.js';
+import { DEFAULT_READINGS, pathReadings } from '../../examples/worker/src/readings.js';
+import { MAX_PRODUCT_TOKENS, MAX_USER_AGENT_LENGTH, productToken, productTokens } from '../../src/cache/product-token.js';
+import { parseRobotsTxt } from '../../src/platform/inline.js';
+import { distinct, freshName, GATE_PATHS, GATE_ROBOTS, gateVerdict, oracleNames, vocabularyHeader } from '../support/user-agent-oracle.js';
 
 const SEED = 0x9a7e;
 

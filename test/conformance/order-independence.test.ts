@@ -20,12 +20,12 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { pathsForPattern } from '../harness/paths.mjs';
-import { run } from './support/cli.js';
-import { corpusDirectory, loadCorpus } from './support/corpus.js';
+import { pathsForPattern } from '../../harness/paths.mjs';
+import { run } from '../support/cli.js';
+import { corpusDirectory, loadCorpus } from '../support/corpus.js';
 
 const execFileAsync = promisify(execFile);
-const PROBE = fileURLToPath(new URL('./support/order-probe.mjs', import.meta.url));
+const PROBE = fileURLToPath(new URL('../support/order-probe.mjs', import.meta.url));
 const FILE_COUNT = 50;
 
 /** Files that each hold one of the readings that differ between entries or profiles. */

@@ -8,14 +8,14 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import '../src/platform/robots-parser.js';
-import { QUERY_PATH } from '../src/engine/backend.js';
-import { compileCompatRules } from '../src/compat/robots-parser-compile.js';
-import { writeNormalized, normalizedBound } from '../src/compat/robots-parser-pattern.js';
-import { NormalizedRules } from '../src/compat/robots-parser-reading.js';
-import { SCAN_CHECKS, scanSignedLine } from '../src/compat/robots-parser-scan.js';
-import { SCAN_WORK_LIMIT } from '../src/parse/rule-records.js';
-import { TieredRules } from '../src/compat/robots-parser-tiers.js';
+import '../../src/platform/robots-parser.js';
+import { QUERY_PATH } from '../../src/engine/backend.js';
+import { compileCompatRules } from '../../src/compat/robots-parser-compile.js';
+import { writeNormalized, normalizedBound } from '../../src/compat/robots-parser-pattern.js';
+import { NormalizedRules } from '../../src/compat/robots-parser-reading.js';
+import { SCAN_CHECKS, scanSignedLine } from '../../src/compat/robots-parser-scan.js';
+import { SCAN_WORK_LIMIT } from '../../src/parse/rule-records.js';
+import { TieredRules } from '../../src/compat/robots-parser-tiers.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();

@@ -7,12 +7,12 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createWasmBackend } from '../src/engine/wasm-backend.js';
-import { MAX_LINE_BYTES } from '../src/layout.js';
-import { readRecords, type RecordHandler } from '../src/parse/records.js';
-import { describeCorpus, loadCorpus } from './support/corpus.js';
+import { createWasmBackend } from '../../src/engine/wasm-backend.js';
+import { MAX_LINE_BYTES } from '../../src/layout.js';
+import { readRecords, type RecordHandler } from '../../src/parse/records.js';
+import { describeCorpus, loadCorpus } from '../support/corpus.js';
 
-const backend = createWasmBackend(new WebAssembly.Module(readFileSync(new URL('../build/matcher.wasm', import.meta.url))));
+const backend = createWasmBackend(new WebAssembly.Module(readFileSync(new URL('../../build/matcher.wasm', import.meta.url))));
 const latin1 = new TextDecoder('latin1');
 
 /** Every call a reader makes, as text, so that two readers can be compared with one toEqual. */

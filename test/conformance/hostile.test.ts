@@ -12,18 +12,18 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { automatonWorkNeeds, BytecodeVersionError, writeBytecode, type BytecodeOptions } from '../src/compile/bytecode.js';
-import type { CompiledRules } from '../src/compile/rules.js';
-import { QUERY_URL, QUERY_VERDICT_ONLY, type LoadedRuleset } from '../src/engine/backend.js';
-import { decide, decideRuleByRule, verdictOf } from '../src/engine/matcher.js';
-import { typescriptBackend } from '../src/engine/typescript-backend.js';
-import { createWasmBackend } from '../src/engine/wasm-backend.js';
-import { BYTECODE_MAGIC, RULE_HAS_WILDCARD } from '../src/layout.js';
-import { profileNamed } from '../src/profile.js';
-import { parseRobotsTxt, setMatcher, type RobotsTxt } from '../src/platform/inline.js';
-import { compileRuleLines, patternList, patternsOf } from './support/pattern-list.js';
+import { automatonWorkNeeds, BytecodeVersionError, writeBytecode, type BytecodeOptions } from '../../src/compile/bytecode.js';
+import type { CompiledRules } from '../../src/compile/rules.js';
+import { QUERY_URL, QUERY_VERDICT_ONLY, type LoadedRuleset } from '../../src/engine/backend.js';
+import { decide, decideRuleByRule, verdictOf } from '../../src/engine/matcher.js';
+import { typescriptBackend } from '../../src/engine/typescript-backend.js';
+import { createWasmBackend } from '../../src/engine/wasm-backend.js';
+import { BYTECODE_MAGIC, RULE_HAS_WILDCARD } from '../../src/layout.js';
+import { profileNamed } from '../../src/profile.js';
+import { parseRobotsTxt, setMatcher, type RobotsTxt } from '../../src/platform/inline.js';
+import { compileRuleLines, patternList, patternsOf } from '../support/pattern-list.js';
 
-const wasmModule = new WebAssembly.Module(readFileSync(new URL('../build/matcher.wasm', import.meta.url)));
+const wasmModule = new WebAssembly.Module(readFileSync(new URL('../../build/matcher.wasm', import.meta.url)));
 const encoder = new TextEncoder();
 const TIMEOUT = { timeout: 30_000 };
 /** The parse limit: the largest file a site can make a crawler read. */
@@ -280,7 +280,7 @@ describe('identical rules are kept once', TIMEOUT, () => {
 describe('where the automaton is built, and what it costs', TIMEOUT, () => {
   // bench/RESULTS.md measures ordinary files: those with a few wildcard rules keep the plain layout and its speed.
   it('leaves small ordinary files without an automaton', () => {
-    const directory = new URL('../examples/sites/', import.meta.url);
+    const directory = new URL('../../examples/sites/', import.meta.url);
     const bodies = readdirSync(directory).map((name) => readFileSync(new URL(name, directory), 'utf8'));
     bodies.push('User-agent: *\nDisallow: /*?sessionid=\nDisallow: /*.pdf$\nDisallow: /search*q=\nAllow: /search/about\n');
     for (const body of bodies) {

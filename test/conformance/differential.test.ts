@@ -20,17 +20,17 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { indexBytecode, tierOf, writeBytecode, type BytecodeTier } from '../src/compile/bytecode.js';
-import type { AutomatonMode } from '../src/compile/piece-automaton.js';
-import { percentNormalize } from '../src/compile/normalize.js';
-import { decide, decidePath, decideRuleByRule, verdictOf } from '../src/engine/matcher.js';
-import { pathParamsQuery } from '../src/engine/url-path.js';
-import { WasmBackend, createWasmBackend } from '../src/engine/wasm-backend.js';
-import { QUERY_PATH, QUERY_URL, QUERY_VERDICT_ONLY, type LoadedRuleset } from '../src/engine/backend.js';
-import { patternList } from './support/pattern-list.js';
-import { parseRobotsTxt } from '../src/platform/inline.js';
+import { indexBytecode, tierOf, writeBytecode, type BytecodeTier } from '../../src/compile/bytecode.js';
+import type { AutomatonMode } from '../../src/compile/piece-automaton.js';
+import { percentNormalize } from '../../src/compile/normalize.js';
+import { decide, decidePath, decideRuleByRule, verdictOf } from '../../src/engine/matcher.js';
+import { pathParamsQuery } from '../../src/engine/url-path.js';
+import { WasmBackend, createWasmBackend } from '../../src/engine/wasm-backend.js';
+import { QUERY_PATH, QUERY_URL, QUERY_VERDICT_ONLY, type LoadedRuleset } from '../../src/engine/backend.js';
+import { patternList } from '../support/pattern-list.js';
+import { parseRobotsTxt } from '../../src/platform/inline.js';
 
-const wasmModule = new WebAssembly.Module(readFileSync(new URL('../build/matcher.wasm', import.meta.url)));
+const wasmModule = new WebAssembly.Module(readFileSync(new URL('../../build/matcher.wasm', import.meta.url)));
 const encoder = new TextEncoder();
 
 // ---------------------------------------------------------------------------------------------------------

@@ -11,8 +11,8 @@ import {
   type AgentRules,
   type ProfileName,
   type RobotsTxt,
-} from '../src/platform/inline.js';
-import { describeCorpus, loadCorpus, type CorpusFile } from './support/corpus.js';
+} from '../../src/platform/inline.js';
+import { describeCorpus, loadCorpus, type CorpusFile } from '../support/corpus.js';
 
 const PROFILES: readonly ProfileName[] = ['rfc9309', 'google'];
 /** One agent that real files name, and one that none does (it gets the `*` groups). */

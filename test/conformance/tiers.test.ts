@@ -7,10 +7,10 @@
  * exactly on both sides of them.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { RECORD_CHECKS, SCAN_CHECKS, SCAN_MAX_RULES } from '../src/api/agent-rules.js';
-import { SCAN_WORK_LIMIT } from '../src/parse/rule-records.js';
-import { matcherInfo, parseRobotsTxt, setMatcher, type AgentRules } from '../src/platform/inline.js';
-import { describeCorpus, loadCorpus } from './support/corpus.js';
+import { RECORD_CHECKS, SCAN_CHECKS, SCAN_MAX_RULES } from '../../src/api/agent-rules.js';
+import { SCAN_WORK_LIMIT } from '../../src/parse/rule-records.js';
+import { matcherInfo, parseRobotsTxt, setMatcher, type AgentRules } from '../../src/platform/inline.js';
+import { describeCorpus, loadCorpus } from '../support/corpus.js';
 
 function fileOf(rules: number): string {
   return `User-agent: *\n${Array.from({ length: rules }, (_, i) => `${i % 3 === 0 ? 'Allow' : 'Disallow'}: /d${i}/`).join('\n')}\n`;
