@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { parseCrawlDelay, parseRequestRate, parseVisitTime } from '../src/parse/group-directives.js';
+import { parseCrawlDelay, parseRequestRate, parseVisitTime } from '../../../src/parse/group-directives.js';
 
 const ONE_MEGABYTE_OF_DIGITS = '9'.repeat(1 << 20);
 const GARBAGE = '\u0000\uFFFD';

@@ -12,9 +12,9 @@ import {
   RobotsCacheDisposedError,
   robotsLocation,
   type RobotsCacheOptions,
-} from '../src/platform/inline.js';
-import { closedPort, closeServers, redirect, startServer, status, text, type Route } from './support/http-server.js';
-import { loopbackOnlyFetch } from './support/loopback-fetch.js';
+} from '../../../src/platform/inline.js';
+import { closedPort, closeServers, redirect, startServer, status, text, type Route } from '../../support/http-server.js';
+import { loopbackOnlyFetch } from '../../support/loopback-fetch.js';
 
 const UA = 'ExampleBot/1.2 (+https://example.com/bot)';
 const RULES = 'User-agent: *\nDisallow: /private/\nCrawl-delay: 2\n';

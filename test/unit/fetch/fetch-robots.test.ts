@@ -13,9 +13,9 @@ import {
   type FetchLike,
   type FetchRobotsOptions,
   type RobotsFetchResult,
-} from '../src/platform/inline.js';
-import { closedPort, closeServers, hang, redirect, startServer, status, text, type TestServer } from './support/http-server.js';
-import { loopbackOnlyFetch } from './support/loopback-fetch.js';
+} from '../../../src/platform/inline.js';
+import { closedPort, closeServers, hang, redirect, startServer, status, text, type TestServer } from '../../support/http-server.js';
+import { loopbackOnlyFetch } from '../../support/loopback-fetch.js';
 
 const UA = 'ExampleBot/1.2 (+https://example.com/bot)';
 

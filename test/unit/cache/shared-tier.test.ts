@@ -13,12 +13,12 @@ import {
   RobotsCacheDisposedError,
   type RobotsCacheOptions,
   type RobotsStore,
-} from '../src/platform/inline.js';
-import { leaseKey, maxRecordChars, recordKey } from '../src/cache/shared-record.js';
-import { RECORD_GRACE_MS } from '../src/cache/shared-tier.js';
-import { closeServers, startServer, status, text, type Route, type TestServer } from './support/http-server.js';
-import { loopbackOnlyFetch } from './support/loopback-fetch.js';
-import { MemoryStore, withoutLeases } from './support/memory-store.js';
+} from '../../../src/platform/inline.js';
+import { leaseKey, maxRecordChars, recordKey } from '../../../src/cache/shared-record.js';
+import { RECORD_GRACE_MS } from '../../../src/cache/shared-tier.js';
+import { closeServers, startServer, status, text, type Route, type TestServer } from '../../support/http-server.js';
+import { loopbackOnlyFetch } from '../../support/loopback-fetch.js';
+import { MemoryStore, withoutLeases } from '../../support/memory-store.js';
 
 const UA = 'ExampleBot/1.2 (+https://example.com/bot)';
 const RULES = 'User-agent: *\nDisallow: /private/\nCrawl-delay: 2\n';

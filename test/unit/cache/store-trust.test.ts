@@ -7,10 +7,10 @@
  * servers on 127.0.0.1; each cache has its own clock.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { HostRefusedError, RobotsCache, type RobotsCacheOptions, type RobotsStore } from '../src/platform/inline.js';
-import { recordKey } from '../src/cache/shared-record.js';
-import { closeServers, redirect, startServer, status, text, type TestServer } from './support/http-server.js';
-import { MemoryStore } from './support/memory-store.js';
+import { HostRefusedError, RobotsCache, type RobotsCacheOptions, type RobotsStore } from '../../../src/platform/inline.js';
+import { recordKey } from '../../../src/cache/shared-record.js';
+import { closeServers, redirect, startServer, status, text, type TestServer } from '../../support/http-server.js';
+import { MemoryStore } from '../../support/memory-store.js';
 
 const UA = 'ExampleBot/1.2 (+https://example.com/bot)';
 const RULES = 'User-agent: *\nDisallow: /private/\n';

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { parseHost } from '../src/parse/host.js';
+import { parseHost } from '../../../src/parse/host.js';
 
 describe('parseHost', () => {
   // spec: 000_edb3e93efc9314fd.txt, "Host" ("Syntax: Host: <domain>", "Host: www.example.com")

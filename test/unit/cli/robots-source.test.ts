@@ -8,7 +8,7 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readBounded } from '../src/cli/filter/robots-source.js';
+import { readBounded } from '../../../src/cli/filter/robots-source.js';
 
 const directory = mkdtempSync(join(tmpdir(), 'robots-source-'));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));

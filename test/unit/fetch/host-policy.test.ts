@@ -6,8 +6,8 @@
 import { parse as legacyParse } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { networkContains, parseAddress, parseNetwork } from '../src/fetch/host-policy.js';
-import { HostRefusedError, isPublicAddress, publicHostsOnly, type URLInput } from '../src/platform/inline.js';
+import { networkContains, parseAddress, parseNetwork } from '../../../src/fetch/host-policy.js';
+import { HostRefusedError, isPublicAddress, publicHostsOnly, type URLInput } from '../../../src/platform/inline.js';
 
 describe('publicHostsOnly: IPv4 literals', () => {
   it.each([

@@ -8,8 +8,8 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { readAuthority, readVhost } from '../src/cli/filter/host-name.js';
-import { robotsFileName } from '../src/cli/filter/robots-file-name.js';
+import { readAuthority, readVhost } from '../../../src/cli/filter/host-name.js';
+import { robotsFileName } from '../../../src/cli/filter/robots-file-name.js';
 
 /** The reading the URL parser alone gives an authority: what readAuthority must give, shortcut or not. */
 function parsed(authority: string, secure: boolean): { key: string; defaultPort: string | undefined; origin: string } | undefined {

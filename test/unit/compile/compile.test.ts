@@ -9,15 +9,15 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { sortSpans } from '../src/compile/byte-order.js';
-import { writeBytecode, type BytecodeOptions } from '../src/compile/bytecode.js';
-import { percentNormalize } from '../src/compile/normalize.js';
-import { compileRules } from '../src/compile/rules.js';
-import { parseRobotsBody } from '../src/parse/groups.js';
-import { selectGroups } from '../src/parse/select.js';
-import { profileNamed, type ProfileName } from '../src/profile.js';
-import { parseRobotsTxt } from '../src/platform/inline.js';
-import { patternList, patternsOf } from './support/pattern-list.js';
+import { sortSpans } from '../../../src/compile/byte-order.js';
+import { writeBytecode, type BytecodeOptions } from '../../../src/compile/bytecode.js';
+import { percentNormalize } from '../../../src/compile/normalize.js';
+import { compileRules } from '../../../src/compile/rules.js';
+import { parseRobotsBody } from '../../../src/parse/groups.js';
+import { selectGroups } from '../../../src/parse/select.js';
+import { profileNamed, type ProfileName } from '../../../src/profile.js';
+import { parseRobotsTxt } from '../../../src/platform/inline.js';
+import { patternList, patternsOf } from '../../support/pattern-list.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });

@@ -4,8 +4,8 @@
  * Against real HTTP servers on 127.0.0.1.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { fetchRobotsTxt, RobotsCache } from '../src/platform/inline.js';
-import { closeServers, startServer, status, text } from './support/http-server.js';
+import { fetchRobotsTxt, RobotsCache } from '../../../src/platform/inline.js';
+import { closeServers, startServer, status, text } from '../../support/http-server.js';
 
 const UA = 'YandexBot/3.0';
 const RULES = 'User-agent: Yandex\nDisallow: /private/\n';

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { AddressMap, LinearAllocator } from '../src/engine/linear-allocator.js';
+import { AddressMap, LinearAllocator } from '../../../src/engine/linear-allocator.js';
 
 const PAGE = 65_536;
 const BASE = 1_000; // not aligned on purpose: the heap starts at the next multiple of 16

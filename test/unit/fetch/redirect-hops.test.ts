@@ -9,9 +9,9 @@
  * internal host shows in the log and never leaves the machine.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { fetchRobotsTxt, publicHostsOnly, RobotsCache, type FetchLike, type ResponseShape } from '../src/platform/inline.js';
-import { closeServers, redirect, startServer, text, type TestServer } from './support/http-server.js';
-import { loopbackOnlyFetch } from './support/loopback-fetch.js';
+import { fetchRobotsTxt, publicHostsOnly, RobotsCache, type FetchLike, type ResponseShape } from '../../../src/platform/inline.js';
+import { closeServers, redirect, startServer, text, type TestServer } from '../../support/http-server.js';
+import { loopbackOnlyFetch } from '../../support/loopback-fetch.js';
 
 const UA = 'ExampleBot/1.2 (+https://example.com/bot)';
 const DISALLOW_ALL = 'User-agent: *\nDisallow: /\n';

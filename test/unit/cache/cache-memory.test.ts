@@ -14,7 +14,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 
 const execFileAsync = promisify(execFile);
-const PROBE = fileURLToPath(new URL('./support/cache-memory-probe.mjs', import.meta.url));
+const PROBE = fileURLToPath(new URL('../../support/cache-memory-probe.mjs', import.meta.url));
 const SMALL_CONSTANT = 8 * 1024;
 
 interface Measured {

@@ -6,8 +6,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fetchFacts } from './support/fetch-facts.js';
-import type { FetchFacts } from '../src/cache/cache-transitions.js';
+import { fetchFacts } from '../../support/fetch-facts.js';
+import type { FetchFacts } from '../../../src/cache/cache-transitions.js';
 import {
   decodeRecord,
   encodeRecord,
@@ -17,8 +17,8 @@ import {
   recordKey,
   trustedEntry,
   type SharedEntry,
-} from '../src/cache/shared-record.js';
-import { CACHE_LIMITS } from '../src/cache/cache-policy.js';
+} from '../../../src/cache/shared-record.js';
+import { CACHE_LIMITS } from '../../../src/cache/cache-policy.js';
 
 const ORIGIN = 'https://example.com';
 const MAX_BYTES = 500_000;

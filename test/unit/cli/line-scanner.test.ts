@@ -16,13 +16,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { decideBatch } from '../src/cli/filter/decide.js';
-import { readFilterOptions, type FilterSettings } from '../src/cli/filter/options.js';
-import { openSource } from '../src/cli/filter/robots-source.js';
-import { lineScannerFor } from '../src/cli/filter/scanned.js';
-import { currentBackend } from '../src/engine/active-backend.js';
-import { WasmBackend } from '../src/engine/wasm-backend.js';
-import { setMatcher } from '../src/platform/inline.js';
+import { decideBatch } from '../../../src/cli/filter/decide.js';
+import { readFilterOptions, type FilterSettings } from '../../../src/cli/filter/options.js';
+import { openSource } from '../../../src/cli/filter/robots-source.js';
+import { lineScannerFor } from '../../../src/cli/filter/scanned.js';
+import { currentBackend } from '../../../src/engine/active-backend.js';
+import { WasmBackend } from '../../../src/engine/wasm-backend.js';
+import { setMatcher } from '../../../src/platform/inline.js';
 
 const work = mkdtempSync(join(tmpdir(), 'robotstxt-scanner-'));
 afterAll(() => {

@@ -1,13 +1,13 @@
 /**
  * The cache entry's transitions (src/cache/cache-transitions.ts), alone: the entry held, what a fetch
  * brought, the time it landed → the next entry. No network and no compiled rules: a file is a plain
- * marker object, and the time is whatever the test says. test/fetch-cache.test.ts holds the same rules
+ * marker object, and the time is whatever the test says. test/unit/cache/robots-cache.test.ts holds the same rules
  * end to end, against real HTTP servers on 127.0.0.1.
  * spec: RFC 9309 §2.3.1 and §2.4; 003_14cd348ff9b99c23.txt, "Handling HTTP result codes" and "Caching".
  */
 import { describe, expect, it } from 'vitest';
-import { responseMaxAge } from '../src/fetch/cache-control.js';
-import { CACHE_LIMITS } from '../src/cache/cache-policy.js';
+import { responseMaxAge } from '../../../src/fetch/cache-control.js';
+import { CACHE_LIMITS } from '../../../src/cache/cache-policy.js';
 import {
   nextEntry,
   validatorsOf,
@@ -15,11 +15,11 @@ import {
   type FetchFacts,
   type Fetched,
   type TransitionPolicy,
-} from '../src/cache/cache-transitions.js';
-import type { NotModified } from '../src/fetch/fetch-robots.js';
-import { outcomeOf, reasonForStatus, type RobotsFetchReason } from '../src/fetch/outcome.js';
-import { retryAfterSeconds } from '../src/fetch/retry-after.js';
-import { profileNamed } from '../src/profile.js';
+} from '../../../src/cache/cache-transitions.js';
+import type { NotModified } from '../../../src/fetch/fetch-robots.js';
+import { outcomeOf, reasonForStatus, type RobotsFetchReason } from '../../../src/fetch/outcome.js';
+import { retryAfterSeconds } from '../../../src/fetch/retry-after.js';
+import { profileNamed } from '../../../src/profile.js';
 
 /** What the cache keeps of a 2xx body; the transitions only carry it. */
 interface KeptFile {

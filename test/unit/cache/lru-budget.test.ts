@@ -1,10 +1,10 @@
 /**
  * LruBudget (src/cache/lru-budget.ts), alone: least-recently-used order, the entry budget, the byte
  * budget accounted exactly, and what is handed back to be freed. RobotsCache keeps its origins in one
- * (test/fetch-cache.test.ts "memory" and "maxMemoryBytes" hold the same end to end).
+ * (test/unit/cache/robots-cache.test.ts "memory" and "maxMemoryBytes" hold the same end to end).
  */
 import { describe, expect, it } from 'vitest';
-import { LruBudget } from '../src/cache/lru-budget.js';
+import { LruBudget } from '../../../src/cache/lru-budget.js';
 
 /** A value that holds `bytes`. */
 interface Held {

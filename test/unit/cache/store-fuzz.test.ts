@@ -9,14 +9,14 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { fetchFacts } from './support/fetch-facts.js';
-import { RobotsCache, type RobotsSource } from '../src/platform/inline.js';
-import { CACHE_LIMITS } from '../src/cache/cache-policy.js';
-import type { FetchFacts } from '../src/cache/cache-transitions.js';
-import { outcomeOf, type RobotsFetchReason } from '../src/fetch/outcome.js';
-import { decodeRecord, encodeRecord, recordKey, type SharedEntry } from '../src/cache/shared-record.js';
-import { closeServers, startServer, type TestServer } from './support/http-server.js';
-import { MemoryStore } from './support/memory-store.js';
+import { fetchFacts } from '../../support/fetch-facts.js';
+import { RobotsCache, type RobotsSource } from '../../../src/platform/inline.js';
+import { CACHE_LIMITS } from '../../../src/cache/cache-policy.js';
+import type { FetchFacts } from '../../../src/cache/cache-transitions.js';
+import { outcomeOf, type RobotsFetchReason } from '../../../src/fetch/outcome.js';
+import { decodeRecord, encodeRecord, recordKey, type SharedEntry } from '../../../src/cache/shared-record.js';
+import { closeServers, startServer, type TestServer } from '../../support/http-server.js';
+import { MemoryStore } from '../../support/memory-store.js';
 
 const UA = 'ExampleBot/1.2 (+https://example.com/bot)';
 const RULES = 'User-agent: *\nDisallow: /private/\n';

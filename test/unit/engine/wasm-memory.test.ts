@@ -14,14 +14,14 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
-import { utf8Length } from '../src/parse/utf8.js';
-import type { AgentRules } from '../src/platform/inline.js';
+import { utf8Length } from '../../../src/parse/utf8.js';
+import type { AgentRules } from '../../../src/platform/inline.js';
 
 const execFileAsync = promisify(execFile);
 const MEGABYTE = 1 << 20;
 const SITE = 'User-agent: *\nDisallow: /private\nAllow: /private/open\n';
 
-type Engine = typeof import('../src/platform/inline.js');
+type Engine = typeof import('../../../src/platform/inline.js');
 
 /**
  * A fresh copy of the library, with a WebAssembly instance of its own, so that no test sees the buffers
@@ -30,7 +30,7 @@ type Engine = typeof import('../src/platform/inline.js');
  */
 async function freshEngine(): Promise<{ engine: Engine; rules: AgentRules; before: number }> {
   vi.resetModules();
-  const engine = (await import('../src/platform/inline.js')) as Engine;
+  const engine = (await import('../../../src/platform/inline.js')) as Engine;
   engine.setMatcher('wasm');
   // Compiled at once: by default the first verdict is read with nothing compiled, and a 10 MB URL compiles them.
   const rules = engine.parseRobotsTxt(SITE).forAgent('ExampleBot', { indexed: true });
@@ -163,8 +163,8 @@ interface ChildReport {
   readonly [more: string]: unknown;
 }
 
-const CHILD = fileURLToPath(new URL('./support/memory-cap-child.mjs', import.meta.url));
-const DIST = fileURLToPath(new URL('../dist/index.js', import.meta.url));
+const CHILD = fileURLToPath(new URL('../../support/memory-cap-child.mjs', import.meta.url));
+const DIST = fileURLToPath(new URL('../../../dist/index.js', import.meta.url));
 /** 512 pages of 64 KiB: 32 MiB of WebAssembly memory at most. */
 const CAP = '--wasm-max-mem-pages=512';
 const RIGHT: Verdicts = { single: [false, true, true, false], batch: [false, true, true, false] };
@@ -236,8 +236,8 @@ describe('rules nobody disposes', () => {
   // FinalizationRegistry callbacks cannot run inside a synchronous loop: linear memory must stay bounded
   // by the residency budget there, and an evicted ruleset must answer as before when asked again.
   it('a synchronous loop of parses without dispose() stays within the resident budget, and every ruleset still answers', async () => {
-    const { parseRobotsTxt, matcherInfo } = await import('../src/platform/inline.js');
-    const { RESIDENT_BUDGET } = await import('../src/engine/residency.js');
+    const { parseRobotsTxt, matcherInfo } = await import('../../../src/platform/inline.js');
+    const { RESIDENT_BUDGET } = await import('../../../src/engine/residency.js');
     const body = `User-agent: *\n${Array.from({ length: 3_000 }, (_, i) => `Disallow: /section-${i}/page-*.html$\n`).join('')}Allow: /section-7/page-1.html$\n`;
     const first = parseRobotsTxt(body).forAgent('ExampleBot');
     expect(first.isAllowed('/section-7/page-2.html')).toBe(false);

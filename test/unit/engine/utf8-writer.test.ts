@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { handWrittenUtf8, nativeBufferUtf8, type Utf8WriterFactory } from '../src/engine/utf8-writer.js';
+import { handWrittenUtf8, nativeBufferUtf8, type Utf8WriterFactory } from '../../../src/engine/utf8-writer.js';
 
 const encoder = new TextEncoder();
 const nativeWriter = nativeBufferUtf8();

@@ -5,8 +5,8 @@
  * holds both to an independent reading under random headers.
  */
 import { describe, expect, it } from 'vitest';
-import { MAX_PRODUCT_TOKENS, MAX_USER_AGENT_LENGTH, productToken, productTokens } from '../src/cache/product-token.js';
-import { parseRobotsTxt } from '../src/platform/inline.js';
+import { MAX_PRODUCT_TOKENS, MAX_USER_AGENT_LENGTH, productToken, productTokens } from '../../../src/cache/product-token.js';
+import { parseRobotsTxt } from '../../../src/platform/inline.js';
 
 function expectToken(headers: readonly string[], token: string | undefined): void {
   for (const header of headers) expect(productToken(header), header).toBe(token);

@@ -5,11 +5,11 @@
  * test/workers.test.ts.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { RobotsCache } from '../src/platform/inline.js';
-import { CACHE_KEY_HOST, cacheApiStore, type CacheApiCache } from '../src/store/cache-api.js';
-import { recordKey } from '../src/cache/shared-record.js';
-import { RECORD_GRACE_MS } from '../src/cache/shared-tier.js';
-import { closeServers, startServer, text } from './support/http-server.js';
+import { RobotsCache } from '../../../src/platform/inline.js';
+import { CACHE_KEY_HOST, cacheApiStore, type CacheApiCache } from '../../../src/store/cache-api.js';
+import { recordKey } from '../../../src/cache/shared-record.js';
+import { RECORD_GRACE_MS } from '../../../src/cache/shared-tier.js';
+import { closeServers, startServer, text } from '../../support/http-server.js';
 
 const UA = 'ExampleBot/1.2 (+https://example.com/bot)';
 

@@ -7,12 +7,12 @@
 import type { LookupAddress } from 'node:dns';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { HostGuard, type HostPolicy, type Resolve } from '../src/cli/host-guard.js';
-import { httpFetch } from '../src/cli/http-fetch.js';
-import { parseNetwork, type Network } from '../src/fetch/host-policy.js';
-import { fetchRobotsTxt, HostRefusedError, type FetchRobotsOptions } from '../src/platform/inline.js';
-import { closeServers, hang, redirect, startServer, status, text } from './support/http-server.js';
-import { keepSocketsOnLoopback } from './support/loopback-sockets.mjs';
+import { HostGuard, type HostPolicy, type Resolve } from '../../../src/cli/host-guard.js';
+import { httpFetch } from '../../../src/cli/http-fetch.js';
+import { parseNetwork, type Network } from '../../../src/fetch/host-policy.js';
+import { fetchRobotsTxt, HostRefusedError, type FetchRobotsOptions } from '../../../src/platform/inline.js';
+import { closeServers, hang, redirect, startServer, status, text } from '../../support/http-server.js';
+import { keepSocketsOnLoopback } from '../../support/loopback-sockets.mjs';
 
 const UA = 'ExampleBot/1.2 (+https://example.com/bot)';
 const RULES = 'User-agent: *\nDisallow: /private/\n';

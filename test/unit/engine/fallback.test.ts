@@ -7,14 +7,14 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-type Library = typeof import('../src/index.js') & typeof import('../src/engine/active-backend.js');
+type Library = typeof import('../../../src/index.js') & typeof import('../../../src/engine/active-backend.js');
 
 /** The platform-neutral library, given matcher bytes that are not WebAssembly. */
 async function libraryWithBrokenMatcher(): Promise<Library> {
   vi.resetModules();
-  const backend = await import('../src/engine/active-backend.js');
+  const backend = await import('../../../src/engine/active-backend.js');
   backend.provideWasm(Uint8Array.of(0x00, 0x61, 0x73, 0x6d, 0xff, 0xff, 0xff, 0xff));
-  return { ...(await import('../src/index.js')), ...backend };
+  return { ...(await import('../../../src/index.js')), ...backend };
 }
 
 let warn: ReturnType<typeof vi.spyOn>;
@@ -58,7 +58,7 @@ describe('a WebAssembly matcher that cannot load', () => {
 
   it('gives no reason while the WebAssembly matcher answers', async () => {
     vi.resetModules();
-    const { matcherInfo } = await import('../src/platform/inline.js');
+    const { matcherInfo } = await import('../../../src/platform/inline.js');
     expect(matcherInfo()).toEqual({ kind: 'wasm', wasmBytesInUse: expect.any(Number) });
     expect(warn).not.toHaveBeenCalled();
   });

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { cleanUrl, parseCleanParam, type CleanParam } from '../src/parse/clean-param.js';
+import { cleanUrl, parseCleanParam, type CleanParam } from '../../../src/parse/clean-param.js';
 
 /** The rule a valid value gives; fails the test at once when the value is rejected. */
 function rule(value: string, line = 1): CleanParam {
