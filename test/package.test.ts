@@ -88,7 +88,7 @@ describe('the built package', () => {
     const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
       exports: Record<string, Record<string, { default: string }>>;
     };
-    // test/workers.test.ts runs this file inside workerd.
+    // test/e2e/workers/workers.test.ts runs this file inside workerd.
     expect(manifest.exports['./cache-api']?.workerd?.default).toBe('./dist/cache-api.js');
   });
 
@@ -96,7 +96,7 @@ describe('the built package', () => {
     type RedisEntry = { redisStore(client: unknown): unknown };
     const check = (entry: RedisEntry): void => {
       expect(typeof entry.redisStore).toBe('function');
-      // The client is the user's: without one the adapter says what to pass (test/redis-store.test.ts runs it against Redis).
+      // The client is the user's: without one the adapter says what to pass (test/e2e/redis/redis-store.test.ts runs it against Redis).
       expect(() => entry.redisStore({})).toThrow(/createClient\(\).*new Redis\(\)/);
     };
     check((await import('robotstxt-wasm/redis')) as RedisEntry);

@@ -1,7 +1,7 @@
 /**
  * productTokens() as users load it: from the package's ESM and CommonJS builds (dist/, through its "exports"),
  * answering as the source does. The Workers build (dist/worker.js, the workerd condition) is what wrangler
- * bundles into the example gate, which imports productTokens() and runs in workerd in test/workers.test.ts.
+ * bundles into the example gate, which imports productTokens() and runs in workerd in test/e2e/workers/workers.test.ts.
  * `npm test` builds dist/ first.
  */
 import { createRequire } from 'node:module';

@@ -2,7 +2,7 @@
  * Every crawler name a User-Agent header holds, read under random headers (fast-check, seeded, bounded):
  * productTokens() (src/cache/product-token.ts) against an independent plain reading
  * (test/support/user-agent-oracle.ts), its work counted rather than timed (bench/gate-names.mjs times it), its
- * bounds; and the example gate's decision (examples/worker/src/crawlers.js, which test/workers.test.ts runs in
+ * bounds; and the example gate's decision (examples/worker/src/crawlers.js, which test/e2e/workers/workers.test.ts runs in
  * workerd) against the strictest verdict over those names. The gate imports the package by its name, so
  * that part reads the built dist/ (`npm test` builds first). Repeated header lines are joined by `, `
  * (RFC 9110 §5.3), as `Headers.get()` joins them; the header's grammar is RFC 9110 §10.1.5.

@@ -2,7 +2,7 @@
  * RobotsCache's shared second level with a store in this process (test/support/memory-store.ts),
  * against real HTTP servers on 127.0.0.1: several caches stand for a fleet's processes. What is shared, one
  * fetch per origin through the lease, revalidation and stale answers through the shared record, a lease
- * whose holder died, and a store that fails in every way. test/redis-store.test.ts runs the same against a
+ * whose holder died, and a store that fails in every way. test/e2e/redis/redis-store.test.ts runs the same against a
  * real Redis with both clients. The caches' clock is injected; the store's lifetimes and the leases run on
  * real time.
  */

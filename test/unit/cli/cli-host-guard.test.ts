@@ -2,7 +2,7 @@
  * The command's host guard and its own fetch (src/cli/host-guard.ts, src/cli/http-fetch.ts), in this
  * process: names resolve from a table (never real DNS), and every socket of this process stays on the
  * loopback interface (test/support/loopback-sockets.mjs records each attempt). Servers are real, on
- * 127.0.0.1. The built command's use of them: test/cli-hosts.test.ts.
+ * 127.0.0.1. The built command's use of them: test/e2e/cli/cli-hosts.test.ts.
  */
 import type { LookupAddress } from 'node:dns';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';

@@ -3,7 +3,7 @@
  * assembly/lines.ts): the WebAssembly line scanner reads, decides and writes the lines whose hosts it has
  * been taught, and leaves every other line to the command's line-by-line reading. Its contract is that
  * reading: for any batch, its output and counts are byte for byte those of decideBatch with the TypeScript
- * executor (which never scans), whose verdicts are the string API's (test/cli-filter.test.ts holds those to
+ * executor (which never scans), whose verdicts are the string API's (test/e2e/cli/cli-filter.test.ts holds those to
  * `rules.isAllowed`). Lines are random: http and https in any case, userinfo, ports (the `host_PORT` files),
  * paths and queries built from the rules' own pieces, percent escapes, non-ASCII and bytes that are not
  * UTF-8, spaces and control characters in the authority, path-only lines, blank lines, CR LF, a last line

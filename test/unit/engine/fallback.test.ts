@@ -3,7 +3,7 @@
  * with the same verdicts, matcherInfo() says why, and one console.warn names the error once per process,
  * unless the caller chose the TypeScript executor. Each case loads the library afresh (its choice of
  * matcher is process state). The real case, Workers refusing to compile bytes, runs in workerd in
- * test/workers.test.ts.
+ * test/e2e/workers/workers.test.ts.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 

@@ -2,7 +2,7 @@
  * cacheApiStore (`robotstxt-wasm/cache-api`) in Node, against a Cache of the test's that keeps what it is
  * given in memory: the key layout, the lifetimes it puts, its bounds and errors, and RobotsCache over it
  * (two caches sharing one Cache, and a Cache that fails). Inside workerd, with the runtime's own Cache API:
- * test/workers.test.ts.
+ * test/e2e/workers/workers.test.ts.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RobotsCache } from '../../../src/platform/inline.js';
