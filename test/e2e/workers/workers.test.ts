@@ -161,7 +161,10 @@ async function readmeWorkerModule(marker: string, name: string): Promise<string>
 
 describe("the README's Worker", () => {
   it('runs in workerd as written, answering for a site served on 127.0.0.1', async () => {
-    const path = await readmeWorkerModule('// not run: a Worker module, run inside workerd by test/e2e/workers/workers.test.ts', 'readme-worker');
+    const path = await readmeWorkerModule(
+      '// not run: a Worker module, run inside workerd by test/e2e/workers/workers.test.ts',
+      'readme-worker',
+    );
     const site = await startServer({ '/robots.txt': text('User-agent: *\nDisallow: /private/\n') });
     const readmeWorker = await worker(path);
     const ask = encodeURIComponent(`${site.origin}/private/plans`);
