@@ -99,7 +99,7 @@ function layOutWorkArea(ruleCount: u32, wheelSize: u32, deepCount: u32): void {
 
 /**
  * The bytes of the work area, past the memo, that scanPieces uses for an automaton of these counts: what
- * test/layout.test.ts holds workAreaLayout() in src/compile/bytecode.ts to. No check is under way when the
+ * test/package/layout.test.ts holds workAreaLayout() in src/compile/bytecode.ts to. No check is under way when the
  * host asks, and the next one lays the area out again.
  */
 export function workAreaBytes(ruleCount: u32, searchedPieces: u32, wheelSize: u32, deepCount: u32): u32 {

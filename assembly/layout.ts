@@ -4,7 +4,7 @@
 //
 // Each constant is exported, so the module itself says what layout it was built for: the host reads these
 // globals when it loads the module and refuses to run on any that differs from src/layout.ts (the values its
-// writers use), and test/layout.test.ts compares the two files name by name. Inside the module they stay
+// writers use), and test/package/layout.test.ts compares the two files name by name. Inside the module they stay
 // compile-time constants: every use is folded into the code, as before they were exported.
 
 // ---------------------------------------------------------------------------------------------------------

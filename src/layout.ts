@@ -5,7 +5,7 @@
  * module's 16-byte scans may read. Offsets and sizes are in bytes.
  *
  * The module exports the same names as globals. src/engine/wasm-layout.ts compares them with these when it
- * loads the module, and refuses a module built for another layout; test/layout.test.ts holds the two files to
+ * loads the module, and refuses a module built for another layout; test/package/layout.test.ts holds the two files to
  * the same names and values. This module holds nothing but those numbers, so that both checks can read all
  * of it.
  */

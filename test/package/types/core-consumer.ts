@@ -1,7 +1,7 @@
 /**
  * A consumer of the published declarations that names no platform global: it must compile with
  * `lib: ["es2022"]` alone (no DOM, no @types/node), where URL, Response and AbortSignal do not exist.
- * Compiled by test/package.test.ts against dist/; not run.
+ * Compiled by test/package/package.test.ts against dist/; not run.
  */
 import { parseRobotsTxt, productToken, RobotsCache, type FetchLike, type RobotsFetchResult, type RobotsCacheStats } from 'robotstxt-wasm';
 import { cacheApiStore, type CacheApiCache } from 'robotstxt-wasm/cache-api';

@@ -1,6 +1,6 @@
 /**
  * A consumer of robotstxt-wasm/cache-api's declarations that hands it the platform's own Cache (DOM's, which
- * has Workers' shape): it must compile where DOM is declared. Compiled by test/package.test.ts against dist/;
+ * has Workers' shape): it must compile where DOM is declared. Compiled by test/package/package.test.ts against dist/;
  * not run.
  */
 import { RobotsCache } from 'robotstxt-wasm';

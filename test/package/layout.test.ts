@@ -7,12 +7,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { workAreaLayout } from '../src/compile/bytecode.js';
-import * as layout from '../src/layout.js';
-import { WasmBackend } from '../src/engine/wasm-backend.js';
-import { checkLayout, LayoutMismatchError, layoutMismatches } from '../src/engine/wasm-layout.js';
+import { workAreaLayout } from '../../src/compile/bytecode.js';
+import * as layout from '../../src/layout.js';
+import { WasmBackend } from '../../src/engine/wasm-backend.js';
+import { checkLayout, LayoutMismatchError, layoutMismatches } from '../../src/engine/wasm-layout.js';
 
-const wasmModule = new WebAssembly.Module(readFileSync(new URL('../build/matcher.wasm', import.meta.url)));
+const wasmModule = new WebAssembly.Module(readFileSync(new URL('../../build/matcher.wasm', import.meta.url)));
 
 function instantiate(): WebAssembly.Instance {
   return new WebAssembly.Instance(wasmModule, {});

@@ -1,7 +1,7 @@
 /**
  * A consumer that uses the platform's own URL, fetch and AbortSignal with the published declarations: it
  * must compile with DOM libs, with @types/node, and with esnext libs, without clashes.
- * Compiled by test/package.test.ts against dist/; not run.
+ * Compiled by test/package/package.test.ts against dist/; not run.
  */
 import { fetchRobotsTxt, parseRobotsTxt, RobotsCache } from 'robotstxt-wasm';
 

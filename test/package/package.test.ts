@@ -29,17 +29,17 @@ function checkEntry(entry: Entry): void {
 
 describe('the built package', () => {
   it('loads as an ES module with the wasm matcher', async () => {
-    const entry = (await import(new URL('../dist/index.js', import.meta.url).href)) as Entry;
+    const entry = (await import(new URL('../../dist/index.js', import.meta.url).href)) as Entry;
     checkEntry(entry);
   });
 
   it('loads as CommonJS with the wasm matcher', () => {
     const require = createRequire(import.meta.url);
-    checkEntry(require('../dist/index.cjs') as Entry);
+    checkEntry(require('../../dist/index.cjs') as Entry);
   });
 
   it('lists a Workers entry first in every export, for the workerd and worker conditions', () => {
-    const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+    const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
       exports: Record<string, string | Record<string, unknown>>;
     };
     const entries = Object.entries(manifest.exports).filter(([, target]) => typeof target !== 'string');
@@ -85,7 +85,7 @@ describe('the built package', () => {
     };
     await check((await import('robotstxt-wasm/cache-api')) as CacheApiModule);
     await check(createRequire(import.meta.url)('robotstxt-wasm/cache-api') as CacheApiModule);
-    const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+    const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
       exports: Record<string, Record<string, { default: string }>>;
     };
     // test/e2e/workers/workers.test.ts runs this file inside workerd.
@@ -110,7 +110,7 @@ describe('the built package', () => {
 });
 
 describe('what npm publishes', () => {
-  const root = fileURLToPath(new URL('..', import.meta.url));
+  const root = fileURLToPath(new URL('../..', import.meta.url));
 
   it('a pack holds dist/ and the LICENSE, and prepack builds dist/ first (so a clean clone packs a working package)', async () => {
     const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
@@ -156,11 +156,11 @@ describe('what npm publishes', () => {
     }
   });
 
-  // Each configuration compiles a consumer of the built declarations (test/types/): es2022 alone has no
+  // Each configuration compiles a consumer of the built declarations (test/package/types/): es2022 alone has no
   // URL, Response or AbortSignal; DOM, @types/node and esnext each declare their own.
   it.each(['es2022', 'dom', 'node', 'esnext-dom'])('the public types compile for a consumer with lib %s', async (name) => {
     const tsc = join(root, 'node_modules/typescript/bin/tsc');
-    const run = execFileAsync(process.execPath, [tsc, '-p', join(root, `test/types/tsconfig.${name}.json`)], { cwd: root });
+    const run = execFileAsync(process.execPath, [tsc, '-p', join(root, `test/package/types/tsconfig.${name}.json`)], { cwd: root });
     await expect(
       run.then(
         () => 'compiled',
@@ -172,7 +172,7 @@ describe('what npm publishes', () => {
 
 describe('runtimes without the newer globals', () => {
   it('loads and answers where FinalizationRegistry and WeakRef are missing (dispose() alone frees)', async () => {
-    const entry = new URL('../dist/index.js', import.meta.url).href;
+    const entry = new URL('../../dist/index.js', import.meta.url).href;
     const script = [
       'delete globalThis.FinalizationRegistry;',
       'delete globalThis.WeakRef;',

@@ -6,10 +6,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { lockProblems, satisfies, undecidedInstallScripts, type Lock, type LockEntry, type Manifest } from './support/lockfile-check.js';
+import { lockProblems, satisfies, undecidedInstallScripts, type Lock, type LockEntry, type Manifest } from '../support/lockfile-check.js';
 
-const lock = JSON.parse(readFileSync(new URL('../package-lock.json', import.meta.url), 'utf8')) as Lock;
-const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as Manifest;
+const lock = JSON.parse(readFileSync(new URL('../../package-lock.json', import.meta.url), 'utf8')) as Lock;
+const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as Manifest;
 
 /** A copy of the lock file with `change` made to its packages. */
 function changed(change: (packages: Record<string, LockEntry>) => void): Lock {

@@ -6,7 +6,7 @@
  */
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { productTokens as fromSource } from '../src/cache/product-token.js';
+import { productTokens as fromSource } from '../../src/cache/product-token.js';
 
 /** The part of the entry this test uses, stated here so that type-checking needs no build. */
 interface Entry {

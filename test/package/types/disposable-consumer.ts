@@ -1,6 +1,6 @@
 /**
  * `using` with the published declarations, where the user's lib declares Symbol.dispose (esnext):
- * compiled by test/package.test.ts with the esnext configuration; not run.
+ * compiled by test/package/package.test.ts with the esnext configuration; not run.
  */
 import { parseRobotsTxt, RobotsCache } from 'robotstxt-wasm';
 

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DROP_IN_PACKAGE, ROOT, packDropIn, unpackAs, type PackedDropIn } from './support/drop-in-package.js';
+import { DROP_IN_PACKAGE, ROOT, packDropIn, unpackAs, type PackedDropIn } from '../support/drop-in-package.js';
 
 const execFileAsync = promisify(execFile);
 
