@@ -1,7 +1,7 @@
 /**
  * The documentation's examples, run: README.md's code blocks and the `@example`s of the published type
  * declarations (dist/index.d.ts) are extracted, instrumented with assertions from their result comments,
- * and run as ES modules, each in its own `node` process (test/doc-examples.test.ts).
+ * and run as ES modules, each in its own `node` process (test/docs/doc-examples.test.ts).
  *
  * Which examples
  * - README.md: fenced blocks tagged ts, typescript, js, javascript or mjs (other tags, and untagged
@@ -42,7 +42,7 @@
  *   as written, its lines padded so that line numbers are those of the file it came from.
  * - Each module is written to test/.examples/<run>/ (inside the package, so `import … from
  *   'robotstxt-wasm'` and its subpaths resolve to the built package through its own "exports") and run
- *   by `node --enable-source-maps --import test/support/example-fetch-preload.mjs`, which keeps every
+ *   by `node --enable-source-maps --import test/support/docs/example-fetch-preload.mjs`, which keeps every
  *   fetch on the tests' 127.0.0.1 server.
  */
 import { spawn } from 'node:child_process';
@@ -52,7 +52,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Script } from 'node:vm';
 import ts from 'typescript';
 
-export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const README = join(ROOT, 'README.md');
 export const DECLARATIONS = join(ROOT, 'dist', 'index.d.ts');
 /** Where the instrumented examples are written; git-ignored. */

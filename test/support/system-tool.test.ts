@@ -6,7 +6,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { decide, findOnPath, MissingSystemToolError, systemTool, type SystemToolSpec } from './support/system-tool.js';
+import { decide, findOnPath, MissingSystemToolError, systemTool, type SystemToolSpec } from './system-tool.js';
 
 const work = mkdtempSync(join(tmpdir(), 'robotstxt-system-tool-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));

@@ -3,15 +3,15 @@
  * published declarations (dist/index.d.ts, built by `npm test` first) runs in its own `node` process, and
  * the values its result comments show (`expr; // value`) are asserted. The conventions (which blocks, how
  * to mark one as not run, which comments are asserted, `…`) are documented at the top of
- * test/support/doc-examples.ts.
+ * test/support/docs/doc-examples.ts.
  *
  * Network: the examples fetch `https://example.com/…` for real, from a real node:http server on
  * 127.0.0.1 that serves the SITES table below; only the host is rewritten, by the fetch that
- * test/support/example-fetch-preload.mjs installs in each example's process. Nothing leaves 127.0.0.1.
+ * test/support/docs/example-fetch-preload.mjs installs in each example's process. Nothing leaves 127.0.0.1.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compare, some, someItems } from './support/doc-example-runtime.js';
+import { compare, some, someItems } from '../support/docs/doc-example-runtime.js';
 import {
   buildModule,
   DECLARATIONS,
@@ -26,8 +26,8 @@ import {
   valueExports,
   type DocExample,
   type Extracted,
-} from './support/doc-examples.js';
-import { closeServers, redirect, startServer, text, type Route } from './support/http-server.js';
+} from '../support/docs/doc-examples.js';
+import { closeServers, redirect, startServer, text, type Route } from '../support/http-server.js';
 
 /** An HTML page linking to `links`. */
 function page(title: string, links: readonly string[] = []): string {

@@ -11,10 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CLI } from './support/cli.js';
-import { systemTool } from './support/system-tool.js';
+import { CLI } from '../support/cli.js';
+import { systemTool } from '../support/system-tool.js';
 
-const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 
 /** The ```sh blocks of the README section that starts with `heading`, in order. */
 function shellBlocks(heading: string): string[] {

@@ -1,17 +1,17 @@
 /**
- * README.md's fleet example needs a Redis server, which the documentation's runner (test/doc-examples.test.ts)
+ * README.md's fleet example needs a Redis server, which the documentation's runner (test/docs/doc-examples.test.ts)
  * does not start, so it is marked `// not run` there; this suite runs it, with its result comments asserted, against a
  * real redis-server on 127.0.0.1 (REDIS_URL), its fetches of https://example.com answered from 127.0.0.1 as every
- * documentation example's are (test/support/example-fetch-preload.mjs).
+ * documentation example's are (test/support/docs/example-fetch-preload.mjs).
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeFailure, ExampleRunner, extractMarkdownExamples, README } from './support/doc-examples.js';
-import { closeServers, startServer, text } from './support/http-server.js';
-import { redisServerTool, startRedisServer, type RedisServer } from './support/redis-server.js';
+import { describeFailure, ExampleRunner, extractMarkdownExamples, README } from '../support/docs/doc-examples.js';
+import { closeServers, startServer, text } from '../support/http-server.js';
+import { redisServerTool, startRedisServer, type RedisServer } from '../support/redis-server.js';
 
 const HEADING = 'A fleet of crawlers';
-const NOT_RUN = '// not run: needs a Redis server (test/redis-readme.test.ts runs it against one)';
+const NOT_RUN = '// not run: needs a Redis server (test/docs/redis-readme.test.ts runs it against one)';
 const TIMEOUT_MS = 20_000;
 
 const redis = redisServerTool();

@@ -1,5 +1,5 @@
 /**
- * Preloaded (`node --import`) into every documentation example the tests run (test/doc-examples.test.ts),
+ * Preloaded (`node --import`) into every documentation example the tests run (test/docs/doc-examples.test.ts),
  * so that examples written against `https://example.com/…` run for real without leaving 127.0.0.1.
  *
  * The server and the HTTP are real: the test starts a node:http server on 127.0.0.1 and every request
@@ -22,7 +22,7 @@
  * Environment: DOC_EXAMPLES_ORIGIN (`http://127.0.0.1:<port>`) and DOC_EXAMPLES_HOSTS (the hosts the
  * server knows, comma-separated). Without DOC_EXAMPLES_ORIGIN every fetch is refused.
  */
-import { keepSocketsOnLoopback } from './loopback-sockets.mjs';
+import { keepSocketsOnLoopback } from '../loopback-sockets.mjs';
 
 const serverOrigin = process.env.DOC_EXAMPLES_ORIGIN;
 const knownHosts = new Set((process.env.DOC_EXAMPLES_HOSTS ?? '').split(',').filter((host) => host !== ''));

@@ -1,5 +1,5 @@
 /**
- * What a documentation example imports once instrumented (test/support/doc-examples.ts writes the calls):
+ * What a documentation example imports once instrumented (test/support/docs/doc-examples.ts writes the calls):
  * `check` compares a statement's value with the value its result comment shows, and the process fails
  * when a comparison fails or never runs.
  *
