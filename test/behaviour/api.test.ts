@@ -1,5 +1,5 @@
 /**
- * The public surface (issue #2, "The public API"): file-wide directives, compiled rules, batches and
+ * The public surface: file-wide directives, compiled rules, batches and
  * disposal.
  */
 import { afterEach, describe, expect, it } from 'vitest';
@@ -166,7 +166,7 @@ describe('the body given', () => {
 });
 
 describe('memory', () => {
-  // DESIGN §3: a ruleset that is dropped gives its memory back.
+  // docs/design.md#memory: a ruleset that is dropped gives its memory back.
   it('gives WebAssembly memory back when rules are disposed', () => {
     setMatcher('wasm');
     const robots = parseRobotsTxt(SITE);

@@ -246,7 +246,7 @@ describe('a very long line', TIMEOUT, () => {
   const KEPT_PATTERN = `/${'a'.repeat(MAX_LINE_BYTES - KEY.length - 1)}`;
 
   // spec: 003_14cd348ff9b99c23.txt, "File format" (Google's reference reads at most 16,663 bytes of a line;
-  // DESIGN.md §2: "A line keeps at most its first 16,663 bytes (Google's limit)")
+  // docs/design.md#reading-a-file: "A line keeps at most its first 16,663 bytes (Google's limit)")
   it('keeps the first 16,663 bytes of a 1 MB line, reports the cut, and still applies the rule', () => {
     expect(MAX_LINE_BYTES).toBe(16_663);
     const body = `User-agent: *\n${KEY}/${'a'.repeat(MEGABYTE)}`;
@@ -295,7 +295,7 @@ describe('patterns built to be slow', TIMEOUT, () => {
   const HUNDRED_KB = 100 * 1024;
 
   // spec: 003_14cd348ff9b99c23.txt, "URL matching based on path values" ("* designates 0 or more instances of
-  // any valid character"); DESIGN.md §2: "a rule of 10,000 `*` against a 100 KB URL must still return in milliseconds"
+  // any valid character"); docs/design.md#hostile-input: "a rule of 10,000 `*` against a 100 KB URL must still return in milliseconds"
   for (const matcher of MATCHERS) {
     it(`answers for 10,000 stars then x against a 100 KB URL (${matcher} matcher)`, () => {
       setMatcher(matcher);
@@ -494,7 +494,7 @@ describe('agents and profiles', TIMEOUT, () => {
   const BODY = 'User-agent: Googlebot\nDisallow: /google\n\nUser-agent: *\nDisallow: /everyone\n';
   const NOT_PRODUCT_TOKENS = ['Foo Bar', '', 'Googlebot/2.1 (+http://www.google.com/bot.html)', 'ツ'];
 
-  // RFC 9309 §2.2.1: the product token is letters, "_" and "-" only (DESIGN.md §2: rfc9309 rejects anything
+  // RFC 9309 §2.2.1: the product token is letters, "_" and "-" only (docs/design.md#profiles: rfc9309 rejects anything
   // else "with a clear error")
   it('refuses an agent that is not a product token in the rfc9309 profile, saying so', () => {
     const robots = parseRobotsTxt(BODY);
@@ -507,7 +507,7 @@ describe('agents and profiles', TIMEOUT, () => {
     expect(robots.isAllowed('/google', 'Googlebot/2.1')).toBe(false);
   });
 
-  // DESIGN.md §2: "google compares it as given": such an agent names no group, so the * group applies
+  // docs/design.md#profiles: "google compares it as given": such an agent names no group, so the * group applies
   it('gives such an agent the * group in the google profile', () => {
     const robots = parseRobotsTxt(BODY, { profile: 'google' });
     for (const agent of NOT_PRODUCT_TOKENS.filter((agent) => agent !== '')) {

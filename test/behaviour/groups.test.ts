@@ -1,5 +1,5 @@
 /**
- * DESIGN §2 "Groups": which lines apply to which agent.
+ * docs/design.md#reading-a-file (groups, agent selection): which lines apply to which agent.
  */
 import { describe, expect, it } from 'vitest';
 import { parseRobotsTxt } from '../support/library.js';

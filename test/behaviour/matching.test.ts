@@ -1,5 +1,5 @@
 /**
- * DESIGN §2 "Matching": which rule decides.
+ * docs/design.md#matching: which rule decides.
  */
 import { describe, expect, it } from 'vitest';
 import { parseRobotsTxt } from '../support/library.js';

@@ -1,5 +1,5 @@
 /**
- * DESIGN §2: the two profiles, and exactly where they differ.
+ * docs/design.md#profiles: the two profiles, and exactly where they differ.
  * rfc9309 = Google's reference behaviour except where RFC 9309 says otherwise; google = the reference.
  */
 import { describe, expect, it } from 'vitest';
@@ -7,7 +7,7 @@ import { defaultMatcher, parseRobotsTxt, setMatcher } from '../support/library.j
 import { isAllowed } from '../support/verdict.js';
 
 describe('percent-encoding', () => {
-  // spec: RFC 9309 §2.2.2 (README of ../shared/spec); 003_14cd348ff9b99c23.txt, "URL matching based on path values"
+  // spec: RFC 9309 §2.2.2 (https://www.rfc-editor.org/rfc/rfc9309#section-2.2.2); 003_14cd348ff9b99c23.txt, "URL matching based on path values"
   const escaped = 'User-agent: FooBot\nDisallow: /\nAllow: /foo/bar?qux=taz&baz=http://foo.bar?tar&par\n';
 
   it('matches reserved characters literally in both profiles', () => {

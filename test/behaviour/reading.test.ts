@@ -1,5 +1,5 @@
 /**
- * DESIGN §2 "Reading the file": bytes → lines → records.
+ * docs/design.md#reading-a-file: bytes → lines → records.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { decodeUtf8 } from '../../src/parse/utf8.js';

@@ -3,7 +3,7 @@
  *
  * A string is read the way Google's reference reads it (GetPathParamsQuery). A URL object has been parsed
  * already, by the same parser the crawler's fetch uses: it is decided on exactly its pathname + search,
- * the path that fetch requests (DESIGN.md §2 "Fetching": "the path and query that decide are those of the
+ * the path that fetch requests (docs/design.md#matching: "the path and query that decide are those of the
  * URL that would be fetched"). Reading its href again as a string could decide on another path.
  */
 import { afterEach, describe, expect, it } from 'vitest';
@@ -97,7 +97,7 @@ describe('a URL object is decided on its pathname + search', () => {
 });
 
 describe('each profile applies its own reading to a URL object’s path', () => {
-  // spec: RFC 9309 §2.2.2 (README of ../shared/spec): normalization and the implicit /robots.txt allow
+  // spec: RFC 9309 §2.2.2 (https://www.rfc-editor.org/rfc/rfc9309#section-2.2.2): normalization and the implicit /robots.txt allow
   it('normalizes the path in rfc9309 only, as for strings', () => {
     const body = 'User-agent: *\nDisallow: /baz\nDisallow: /café\nDisallow: /robots.txt\n';
     const rfc9309 = parseRobotsTxt(body).forAgent('ExampleBot');

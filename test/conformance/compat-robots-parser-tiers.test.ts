@@ -1,5 +1,5 @@
 /**
- * The drop-in's tiers (src/compat/robots-parser-tiers.ts, issue 20): an agent's first checks are answered
+ * The drop-in's tiers (src/compat/robots-parser-tiers.ts; docs/design.md#tiers): an agent's first checks are answered
  * by a scan of its normalised patterns, later ones by the compiled WebAssembly matcher, and both must give
  * the same verdict and the same deciding line, robots-parser's (longest pattern, allow on a tie, else the
  * first). Held here scan ⇄ compiled ⇄ a regular-expression oracle built from robots-parser's definition of

@@ -1,9 +1,9 @@
 /**
  * Differential tests: the WebAssembly matcher (assembly/matcher.ts and assembly/automaton.ts behind src/engine/wasm-backend.ts) against
- * the TypeScript matcher (src/engine/matcher.ts), which share the bytecode (src/compile/bytecode.ts). DESIGN.md
- * §3 "The hot path" asks the wasm side to be fast (prefix dispatch, a batch entry, a preallocated input
+ * the TypeScript matcher (src/engine/matcher.ts), which share the bytecode (src/compile/bytecode.ts).
+ * docs/design.md#tiers (the hot path) asks the wasm side to be fast (prefix dispatch, a batch entry, a preallocated input
  * region, freed rulesets giving their memory back); these tests pin that being fast never changes a verdict,
- * and that the batch and memory machinery of §3 hold under load.
+ * and that the batch and memory machinery of docs/design.md#memory hold under load.
  *
  * What is independent and what is shared: read rule by rule (decideRuleByRule), the TypeScript matcher is code
  * of its own, written to be obviously right: the rule table only, tried in order, no prefix index. Its piece
@@ -336,7 +336,7 @@ describe('the WebAssembly matcher agrees with the reference executor', () => {
 
   it('decides a batch of more than 4,096 URLs, some longer than 70,000 characters, like one URL at a time', () => {
     // A fresh backend starts with a 64 KiB input region: the long URLs make it grow mid-batch, and the
-    // count makes the host cut the batch into several crossings (DESIGN.md §3, batch entry point).
+    // count makes the host cut the batch into several crossings (docs/design.md#tiers, the batch entry).
     const fresh = createWasmBackend(wasmModule);
     const rules: RuleText[] = [
       { allow: true, pattern: '/a*b$' },
@@ -384,7 +384,7 @@ describe('the WebAssembly matcher agrees with the reference executor', () => {
 
   it('decides single URLs whose UTF-8 outgrows the input region, each longer than the last', () => {
     // Three-byte characters: a URL of n UTF-16 units can take 3n bytes, and percent-normalizing them
-    // triples that again in the scratch region (DESIGN.md §3, preallocated input region).
+    // triples that again in the scratch region (docs/design.md#memory, the preallocated input region).
     const fresh = createWasmBackend(wasmModule);
     const bytecode = compile(
       [
@@ -625,7 +625,7 @@ describe('the scan tier decides as the indexed tier, both matchers and the oracl
 });
 
 // ---------------------------------------------------------------------------------------------------------
-// Wildcard-heavy rulesets (issue 8, "Hostile robots.txt files"): many rules built from a few shared pieces,
+// Wildcard-heavy rulesets (docs/design.md#hostile-input): many rules built from a few shared pieces,
 // in every order, some ending in `$`, against long URLs made of the same pieces. The piece automaton
 // (src/compile/bytecode.ts) decides them all in one pass over the path; rule by rule, the table decides them
 // one at a time, searching each piece leftmost: both must pick the same rule, and on short paths the oracle's.
@@ -672,8 +672,8 @@ const sharedPiecePath: fc.Arbitrary<string> = fc.oneof(
 describe('wildcard-heavy rulesets: the piece automaton decides as rule-by-rule matching does', () => {
   const backend = createWasmBackend(wasmModule);
 
-  // spec: 003_14cd348ff9b99c23.txt, "URL matching based on path values" (`*` any run, `$` the end); DESIGN.md
-  // §2 "Matching": the most specific rule wins, whatever the cost of finding it.
+  // spec: 003_14cd348ff9b99c23.txt, "URL matching based on path values" (`*` any run, `$` the end);
+  // docs/design.md#matching: the most specific rule wins, whatever the cost of finding it.
   it('picks the same rule with many rules of shared pieces, out of order, some ending in `$`, on long paths', () => {
     fc.assert(
       fc.property(

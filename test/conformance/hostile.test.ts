@@ -1,6 +1,6 @@
 /**
- * Hostile robots.txt files (issue 8): a site controls both its robots.txt and the URLs it links to, so it can
- * write a 500 KiB file of wildcard rules built to be slow and link to URLs built against them. DESIGN.md §2:
+ * Hostile robots.txt files (docs/design.md#hostile-input): a site controls both its robots.txt and the URLs it links to, so it can
+ * write a 500 KiB file of wildcard rules built to be slow and link to URLs built against them. docs/design.md#hostile-input:
  * "Every robots.txt and URL may be hostile: … CPU per check [is] bounded".
  *
  * The files are generated here, each as large as the parse limit allows, in the shapes bench/hostile.mjs
@@ -126,7 +126,7 @@ function outOfOrderShape(): Shape {
 
 const SHAPES: readonly Shape[] = [
   {
-    name: "the issue's file: 17,654 × Disallow: /*aaaaaaaaaaaaaaab",
+    name: 'the reported file: 17,654 × Disallow: /*aaaaaaaaaaaaaaab',
     body: fileOf((i) => (i < 17_654 ? 'Disallow: /*aaaaaaaaaaaaaaab' : undefined)),
     urls: (length) => [url(length, 'a'), url(length, 'a', 'b')],
   },
@@ -223,7 +223,7 @@ describe('hostile files: the piece automaton picks the rule that trying the rule
 describe('identical rules are kept once', TIMEOUT, () => {
   // spec: 003_14cd348ff9b99c23.txt, "Order of precedence for rules": a rule that repeats another can never be
   // the most specific match on its own, so keeping it once changes no verdict.
-  it("compiles the issue's 17,654 identical wildcard lines to one rule, which its first line decides", () => {
+  it('compiles the reported 17,654 identical wildcard lines to one rule, which its first line decides', () => {
     const body = fileOf((i) => (i < 17_654 ? 'Disallow: /*aaaaaaaaaaaaaaab' : undefined));
     for (const matcher of ['wasm', 'typescript'] as const) {
       setMatcher(matcher);
@@ -291,7 +291,7 @@ describe('where the automaton is built, and what it costs', TIMEOUT, () => {
     }
   });
 
-  // The issue's budget: what bounds the CPU may add up to 4× the text of the rules it serves.
+  // The budget: what bounds the CPU may add up to 4× the text of the rules it serves.
   it.each(SHAPES.slice(1))('adds at most 4× the patterns of the rules it decides: $name', (shape) => {
     const rules = compiledRulesOf(parseRobotsTxt(shape.body));
     const added = bytecodeOf(rules).byteLength - bytecodeOf(rules, { automaton: 'never' }).byteLength;
@@ -353,7 +353,7 @@ describe('the work area that every ruleset shares', TIMEOUT, () => {
     for (const ruleset of loaded) ruleset.free();
   });
 
-  // DESIGN.md §3: a ruleset that is dropped gives its memory back; the work area goes with the last ruleset
+  // docs/design.md#memory: a ruleset that is dropped gives its memory back; the work area goes with the last ruleset
   // that needed one.
   it('gives the work area back once no loaded ruleset has an automaton', () => {
     const fresh = createWasmBackend(wasmModule);

@@ -1,7 +1,7 @@
 /**
  * The WebAssembly lexer (assembly/lexer.ts) against the TypeScript reader (src/parse/records.ts), which is
  * the reference: the same records, in the same order, for real files and for random bytes built to hit
- * every rule of DESIGN §2 "Reading the file" (BOM, CR/LF/CRLF, NUL, comments, whitespace, the colon-less
+ * every rule of docs/design.md#reading-a-file (BOM, CR/LF/CRLF, NUL, comments, whitespace, the colon-less
  * form, the 16,663-byte line cap).
  */
 import { readFileSync } from 'node:fs';

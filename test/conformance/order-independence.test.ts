@@ -1,5 +1,5 @@
 /**
- * A verdict depends on the file and the question, never on what the process did before (issue 18). Crawlee's
+ * A verdict depends on the file and the question, never on what the process did before (docs/design.md#testing). Crawlee's
  * differential found CommonJS answers of the robots-parser drop-in that changed once another file had been
  * checked: a build step had turned a class field into an assignment to the module's exported record reader.
  *

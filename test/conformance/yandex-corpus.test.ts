@@ -1,5 +1,5 @@
 /**
- * What Yandex reads differently (issue 23): every corpus file read for YandexBot by the three profiles, asked
+ * What Yandex reads differently (docs/design.md#profiles): every corpus file read for YandexBot by the three profiles, asked
  * the paths its own rules name (on, under and beside each pattern) and a few common ones. Every URL on which
  * `yandex` and `google` disagree must be explained by one of the documented differences, and the files are
  * reported by cause (the counts in the README's "What Yandex reads differently" come from this report):

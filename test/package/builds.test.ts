@@ -1,5 +1,5 @@
 /**
- * The ESM and CommonJS builds are one library (issue 18): the same exported names, and the same answers,
+ * The ESM and CommonJS builds are one library (docs/design.md#testing): the same exported names, and the same answers,
  * before the WebAssembly matcher has loaded and after. Each check runs in a fresh Node process that loads the
  * package through its exports, as users do (`import` / `require('robotstxt-wasm…')`), since what is at stake
  * is state a process keeps. The behaviour suites also run against both builds (vitest.config.ts).
@@ -102,7 +102,7 @@ console.log(JSON.stringify({ kind, beforeLoad, afterLoad, typescript: ask() }));
   });
 });
 
-describe("issue 18's case: CommonJS answers do not change after a native check", () => {
+describe("the CommonJS transform's case: CommonJS answers do not change after a native check", () => {
   // The drop-in reads keys as robots-parser does: `User Agent` is no user-agent line, so the Disallow
   // belongs to no group (-1: no rule). Lint reports the spelling that only Google reads.
   const CASE = `

@@ -1,5 +1,5 @@
 /**
- * Data flows one way (DESIGN.md §1): no module of src/ or assembly/ imports, directly or through others, a
+ * Data flows one way (docs/design.md#the-flow): no module of src/ or assembly/ imports, directly or through others, a
  * module that imports it back, types included (a type-only cycle still says two modules share one job).
  */
 import { readdirSync, readFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * The layouts shared by the host and the WebAssembly module (DESIGN.md §3: one source, and a test that
+ * The layouts shared by the host and the WebAssembly module (docs/design.md#bytecode-and-layouts: one source, and a test that
  * compares both sides): the module exports its constants (assembly/layout.ts) as globals, and each must be
  * the one of src/layout.ts that the bytecode writer, the executor and the backends use; the backend checks
  * the same at load and refuses a module that differs. The work area is laid out by code on both sides (its

@@ -1,5 +1,5 @@
 /**
- * The lock file a fresh clone installs from (issue 18): `npm ci` with the npm of Node 20 (10.8) and of today
+ * The lock file a fresh clone installs from: `npm ci` with the npm of Node 20 (10.8) and of today
  * (11) must accept it, on any platform. Checked offline, on every `npm test`: each locked package has its
  * version and integrity, each optional dependency (the other platforms' binaries) has an entry of its own,
  * the lock agrees with package.json's ranges, and every install script has a decision in `allowScripts`.

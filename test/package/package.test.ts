@@ -1,5 +1,5 @@
 /**
- * The built package as users load it (issue #2, "The package"): ESM and CommonJS from dist/, with the
+ * The built package as users load it: ESM and CommonJS from dist/, with the
  * WebAssembly matcher inlined. `npm test` builds dist/ first.
  */
 import { execFile } from 'node:child_process';

@@ -1,5 +1,5 @@
 /**
- * robots-parser-wasm (issue 22, point 1): robots-parser's drop-in as a package of its own, whose main entry is the
+ * robots-parser-wasm: robots-parser's drop-in as a package of its own, whose main entry is the
  * drop-in, so that an override (npm `overrides`, `pnpm.overrides`, yarn `resolutions`) can put it where
  * robots-parser was. Tested from its packed tarball, unpacked into a folder that holds nothing else: it must
  * install alone (robotstxt-wasm is not published), load as robots-parser loads in ESM and CommonJS, type-check

@@ -2,7 +2,7 @@
  * The bytes entry, AgentRules.isAllowedBytes: URLs held as UTF-8 bytes (the lines of a big chunk), decided
  * many at a time. Its contract (README "API"; src/api/agent-rules.ts): the range bytes[start, end) decides
  * exactly as isAllowed() decides `new TextDecoder().decode(bytes.subarray(start, end))`, the string API's
- * reading of a URL (DESIGN.md §2 "Matching": absolute URL or path, the fragment dropped). So these tests are
+ * reading of a URL (docs/design.md#matching: absolute URL or path, the fragment dropped). So these tests are
  * differential against the string API, on both matchers, with random robots files and random lines: ASCII,
  * non-ASCII, escapes and metacharacters, lines longer than the WebAssembly input region (64 KiB), and raw
  * bytes that are not UTF-8, where the U+FFFD a TextDecoder reads must decide, not the bytes themselves.

@@ -1,5 +1,5 @@
 /**
- * The robots-parser drop-in (`robotstxt-wasm/compat/robots-parser`, issue 12): robots-parser's documented
+ * The robots-parser drop-in (`robotstxt-wasm/compat/robots-parser`): robots-parser's documented
  * behaviour is the contract. Three ways of holding it to that:
  * - robots-parser's own test suite (node_modules/robots-parser/test/Robots.js, read from the installed package,
  *   not copied) runs against the drop-in, its `require('../index')` answered with the drop-in;

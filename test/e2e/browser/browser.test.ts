@@ -1,5 +1,5 @@
 /**
- * The package in a browser (issue 22): headless Chromium loads a small app (test/e2e/browser/app.js) three ways a
+ * The package in a browser: headless Chromium loads a small app (test/e2e/browser/app.js) three ways a
  * page does — the built ESM files of dist/ through a plain `<script type="module">` and an import map, an
  * esbuild bundle, and a Vite production build — and each must answer with the WebAssembly matcher. Every file
  * comes from a server on 127.0.0.1 that the test starts, and every request the browser makes is recorded: each

@@ -1,5 +1,5 @@
 /**
- * What `robotstxt filter` reads (issue #29, points 2, 3 and 6): files and `-` for stdin anywhere in the list;
+ * What `robotstxt filter` reads: files and `-` for stdin anywhere in the list;
  * gzip by name or content (concatenated members too) and brotli by name, decoded as they stream; a UTF-8
  * byte order mark dropped; bzip2, xz, zstd, UTF-16 and binary input refused whole with nothing written;
  * unreadable files as one-line usage errors; the access-log formats users have; and one reading of a line:

@@ -1,5 +1,5 @@
 /**
- * `filter` says what each host's robots.txt came to (issue #29, points 5, 8, 9, 10): every fetch outcome read
+ * `filter` says what each host's robots.txt came to: every fetch outcome read
  * as the library's outcome table reads it (a refused host disallows all, a refused redirect hop allows all),
  * counted by kind in the stderr summary and in `--summary-json`, network failures with their cause; files cut
  * at `--max-bytes` said once per host with their real size; a file that cannot be read is a note, not the end

@@ -1,5 +1,5 @@
 /**
- * Save and replay give the same bytes (issue #29, point 4): `filter --fetch --save-dir saved` records every
+ * Save and replay give the same bytes: `filter --fetch --save-dir saved` records every
  * host's fetch beside its file (src/cli/filter/fetch-record.ts), a 5xx, a timeout, a refused host included,
  * and `filter --robots-dir saved` reads each host as the fetching run did, without the network: the same
  * stdout byte for byte and the same counts in the summary. The host policy of the replay decides recorded

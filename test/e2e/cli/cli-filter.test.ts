@@ -1,5 +1,5 @@
 /**
- * `robotstxt filter` end to end (issue 10): the built command (dist/cli.js, `npm test` builds it) spawned on
+ * `robotstxt filter` end to end (docs/design.md#the-command): the built command (dist/cli.js, `npm test` builds it) spawned on
  * fixtures written here, with robots files in the --robots-dir layout, every input shape, stdin and gzip,
  * malformed lines, exit codes, worker threads, the split contract that Hadoop Streaming, Spark's pipe and GNU
  * parallel rely on, agreement with the library's string API, --fetch against a server on 127.0.0.1, and

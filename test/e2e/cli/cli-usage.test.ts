@@ -1,5 +1,5 @@
 /**
- * One dialect across the `robotstxt` command (issue #29): `--version` everywhere, one default User-Agent
+ * One dialect across the `robotstxt` command: `--version` everywhere, one default User-Agent
  * shown by every --help that sends requests, and every usage error, in every subcommand, one line on stderr
  * that starts `robotstxt: `, exit 2, nothing on stdout, never a stack trace. The built dist/cli.js is run as
  * users run it (`npm test` builds it first).

@@ -1,5 +1,5 @@
 /**
- * `robotstxt filter`'s worker threads (issue 29, point 11): any count from 1 to 64 writes the same bytes and no
+ * `robotstxt filter`'s worker threads: any count from 1 to 64 writes the same bytes and no
  * warning (ten workers and more used to print MaxListenersExceededWarning: each worker's stdout and stderr were
  * piped into the process's own, with listeners there); a count past 64 is a usage error; and the default count
  * follows the measured rule of src/cli/filter/worker-count.ts, whose inputs (the input's size, the cores) are

@@ -1,5 +1,5 @@
 /**
- * examples/crawlee/ (issue 22, point 1): a Crawlee crawler that gets RFC 9309's fetching from RobotsCache through
+ * examples/crawlee/: a Crawlee crawler that gets RFC 9309's fetching from RobotsCache through
  * Crawlee's public hooks, run as users run it (`node examples/crawlee/crawl.mjs URL…`) against sites on 127.0.0.1.
  * One site's robots.txt answers 503 and one 429: nothing of either is crawled (RFC 9309 §2.3.1.3), where Crawlee's
  * `respectRobotsTxtFile` would crawl them; one has none (404): all of it is crawled. The example requests only the

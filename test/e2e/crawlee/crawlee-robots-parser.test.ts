@@ -1,5 +1,5 @@
 /**
- * Crawlee with robots-parser-wasm where robots-parser was (issue 22, point 1): Crawlee (@crawlee/utils, under every
+ * Crawlee with robots-parser-wasm where robots-parser was: Crawlee (@crawlee/utils, under every
  * crawler's `respectRobotsTxtFile`) imports robots-parser itself, so its users switch by an override, which
  * installs robots-parser-wasm under robots-parser's name. The user's install is assembled here without a registry
  * (test/support/crawlee-install.ts: the installed Crawlee packages, copied, and the packed drop-in), and a real

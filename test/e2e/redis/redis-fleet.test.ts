@@ -1,5 +1,5 @@
 /**
- * A fleet of crawlers sharing one Redis (issue: "a fleet test"): five processes, each with its own RobotsCache
+ * A fleet of crawlers sharing one Redis (docs/design.md#a-fleet): five processes, each with its own RobotsCache
  * and its own connection through a client of its own (node-redis 6, 5 and 4, ioredis 6 and 5, side by side),
  * asking about 2,000 origins in shuffled orders, all served by one HTTP server on 127.0.0.1 that counts the
  * fetches of each origin (harness/fleet-sites.mjs: the origins never resolve). Each origin is fetched once

@@ -1,5 +1,5 @@
 /**
- * The package on Bun and Deno, as README "Runtimes" promises (issue 22): the smoke script
+ * The package on Bun and Deno, as README "Runtimes" promises: the smoke script
  * (test/e2e/runtimes/smoke.mjs: parse, check, explain, batch, bytes entry, the robots-parser drop-in, RobotsCache
  * against a loopback server, the WebAssembly matcher in use) and the `robotstxt` command (on local files, and
  * once on a robots.txt from the loopback server), run by each runtime from its npm package, must answer exactly

@@ -1,5 +1,5 @@
 /**
- * The library inside the real Cloudflare Workers runtime (issue 9): workerd, driven through miniflare from
+ * The library inside the real Cloudflare Workers runtime (docs/design.md#platforms): workerd, driven through miniflare from
  * this Node test, offline, with the package's built files as a Worker's modules (the `.wasm` one as a
  * compiled module, as Workers bundlers hand it over). Workers refuse to compile WebAssembly from bytes, run
  * each request in a context of its own, and (before compatibility date 2025-05-05) have no

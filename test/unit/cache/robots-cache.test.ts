@@ -1,5 +1,5 @@
 /**
- * RobotsCache: robots.txt per origin for a crawler (issue #4), against real HTTP servers on 127.0.0.1.
+ * RobotsCache: robots.txt per origin for a crawler, against real HTTP servers on 127.0.0.1.
  * Time is an injected clock: the tests move it instead of sleeping.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';

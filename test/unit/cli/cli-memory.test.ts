@@ -4,7 +4,7 @@
  * process really holds for files of hostile shapes (test/support/hostile-shapes.mjs, 500 KB each), as
  * test/unit/cache/cache-memory.test.ts does for RobotsCache: the JS heap and array buffers, and the WebAssembly memory
  * the compiled rules take, measured with garbage collection forced, against the LRU's bytesHeld; and for a
- * typical small file over many hosts, where the objects around the rules are most of the cost. Issue 20:
+ * typical small file over many hosts, where the objects around the rules are most of the cost. Once,
  * 239 MB were held (512 KB read buffers kept alive by views in the rules) while the LRU believed 10.7 MB;
  * and for a typical file it counted a quarter of what a host costs.
  */

@@ -5,7 +5,7 @@
  * pin that reusing the arrays never mixes one compile into the next.
  *
  * spec: 003_14cd348ff9b99c23.txt, "Order of precedence for rules" (the most specific match wins: the
- * longest pattern, an allow on a tie) and DESIGN §2 "Matching" (percent-encoding, Google's index.html rule).
+ * longest pattern, an allow on a tie) and docs/design.md#matching (percent-encoding, Google's index.html rule).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

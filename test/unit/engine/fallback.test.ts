@@ -1,5 +1,5 @@
 /**
- * No silent fallback (issue 9): where the WebAssembly matcher cannot load, the TypeScript executor answers
+ * No silent fallback (docs/design.md#platforms): where the WebAssembly matcher cannot load, the TypeScript executor answers
  * with the same verdicts, matcherInfo() says why, and one console.warn names the error once per process,
  * unless the caller chose the TypeScript executor. Each case loads the library afresh (its choice of
  * matcher is process state). The real case, Workers refusing to compile bytes, runs in workerd in

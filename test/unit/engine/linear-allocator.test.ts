@@ -1,8 +1,8 @@
 /**
  * The host's allocator for WebAssembly linear memory (src/engine/linear-allocator.ts), checked against a
- * simple model: the list of blocks handed out and not yet given back. Issue 8 ("Hostile robots.txt
- * files"; DESIGN.md §2: "a failed allocation leaves the engine as it was"; §3: "memory does not grow
- * without bound").
+ * simple model: the list of blocks handed out and not yet given back. Hostile files must not
+ * break it (docs/design.md#hostile-input: "a failed allocation leaves the engine as it was"; docs/design.md#memory:
+ * "memory does not grow without bound").
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * WebAssembly memory under hostile input (issue 8, "Hostile robots.txt files"; DESIGN.md §2: "memory per
+ * WebAssembly memory under hostile input (docs/design.md#hostile-input and #memory: "memory per
  * cached origin and CPU per check are bounded, and a failed allocation leaves the engine as it was").
  *
  * - Long input borrows memory only for the call: after a 10 MB URL or a 5 MB body, the memory counted in
