@@ -39,7 +39,7 @@ afterEach(() => {
 });
 
 describe('file-wide directives', () => {
-  // spec: 003_14cd348ff9b99c23.txt, "sitemap"; 001_bbc73aa07f1224b3.txt, "Host", "Clean-param"
+  // spec: Google's robots.txt spec (https://developers.google.com/search/docs/crawling-indexing/robots/robots_txt), "sitemap"; Yandex's robots.txt docs (https://yandex.com/support/webmaster/controlling-robot/robots-txt.html), "Host", "Clean-param"
   const robots = parseRobotsTxt(SITE);
 
   it('lists every absolute sitemap URL once, wherever it stands', () => {

@@ -121,7 +121,7 @@ afterEach(() => {
 describe('binary garbage', TIMEOUT, () => {
   const garbage = randomBytes(MEGABYTE, 0x5eed);
 
-  // spec: 003_14cd348ff9b99c23.txt, "File format" ("Only valid records will be considered; all other content
+  // spec: Google's robots.txt spec (https://developers.google.com/search/docs/crawling-indexing/robots/robots_txt), "File format" ("Only valid records will be considered; all other content
   // will be ignored ... without warning or error")
   it('parses a megabyte of random bytes, in both profiles, and answers for it', () => {
     for (const profile of PROFILES) {
@@ -139,7 +139,7 @@ describe('binary garbage', TIMEOUT, () => {
     }
   });
 
-  // spec: 003_14cd348ff9b99c23.txt, "File format"; "URL matching based on path values"
+  // spec: Google's robots.txt spec, "File format"; "URL matching based on path values"
   it('parses garbage made of robots.txt fragments, and both matchers agree on it', () => {
     const body = robotsLikeGarbage(256 * 1024, 0xbad);
     for (const profile of PROFILES) {
@@ -175,7 +175,7 @@ describe('a body over the size limit', TIMEOUT, () => {
     expect(robots.isAllowed('/late', 'ExampleBot')).toBe(true);
   }
 
-  // spec: 003_14cd348ff9b99c23.txt, "File format" ("Content which is after the maximum file size may be
+  // spec: Google's robots.txt spec, "File format" ("Content which is after the maximum file size may be
   // ignored. Google currently enforces a size limit of 500 kilobytes"); RFC 9309 §2.5 (at least 500 KiB)
   it('parses only the first 512,000 bytes of a 50 MB string, and reports the rest', () => {
     const body = HEAD + FILLER.repeat(fillerLines) + TAIL;
@@ -183,7 +183,7 @@ describe('a body over the size limit', TIMEOUT, () => {
     expectTruncatedAt500KiB(parseRobotsTxt(body));
   });
 
-  // spec: 003_14cd348ff9b99c23.txt, "File format" (500 kilobytes); RFC 9309 §2.5
+  // spec: Google's robots.txt spec, "File format" (500 kilobytes); RFC 9309 §2.5
   it('parses only the first 512,000 bytes of 50 MB of bytes, and reports the rest', () => {
     const body = new Uint8Array(FIFTY_MEGABYTES);
     const encoder = new TextEncoder();
@@ -194,7 +194,7 @@ describe('a body over the size limit', TIMEOUT, () => {
     expectTruncatedAt500KiB(parseRobotsTxt(body));
   });
 
-  // spec: 000_edb3e93efc9314fd.txt, "File size matters" ("everything after the 500KB mark is ignored")
+  // spec: RFC 9309 §2.5 (a parsing limit of at least 500 KiB; what is past it is not read)
   it('ignores what follows maxBytes and reports it', () => {
     const body = 'User-agent: *\nDisallow: /a\nDisallow: /b\n';
     const maxBytes = body.indexOf('Disallow: /b');
@@ -245,7 +245,7 @@ describe('a very long line', TIMEOUT, () => {
   const KEY = 'Disallow: ';
   const KEPT_PATTERN = `/${'a'.repeat(MAX_LINE_BYTES - KEY.length - 1)}`;
 
-  // spec: 003_14cd348ff9b99c23.txt, "File format" (Google's reference reads at most 16,663 bytes of a line;
+  // spec: Google's robots.txt spec, "File format" (Google's reference reads at most 16,663 bytes of a line;
   // docs/design.md#reading-a-file: "A line keeps at most its first 16,663 bytes (Google's limit)")
   it('keeps the first 16,663 bytes of a 1 MB line, reports the cut, and still applies the rule', () => {
     expect(MAX_LINE_BYTES).toBe(16_663);
@@ -294,7 +294,7 @@ describe('a very long line', TIMEOUT, () => {
 describe('patterns built to be slow', TIMEOUT, () => {
   const HUNDRED_KB = 100 * 1024;
 
-  // spec: 003_14cd348ff9b99c23.txt, "URL matching based on path values" ("* designates 0 or more instances of
+  // spec: Google's robots.txt spec, "URL matching based on path values" ("* designates 0 or more instances of
   // any valid character"); docs/design.md#hostile-input: "a rule of 10,000 `*` against a 100 KB URL must still return in milliseconds"
   for (const matcher of MATCHERS) {
     it(`answers for 10,000 stars then x against a 100 KB URL (${matcher} matcher)`, () => {
@@ -348,7 +348,7 @@ describe('URLs that are not URLs', TIMEOUT, () => {
   const WITHOUT_A_PATH = ['', 'not a url', 'http://', '::::', '%%%', '\u0000', '\uD800', 'https://example.com#/a'];
 
   // The documented fallback (AgentRules.isAllowed): any string is accepted, and one with no path is asked as "/".
-  // spec: 003_14cd348ff9b99c23.txt, "URL matching based on path values"
+  // spec: Google's robots.txt spec, "URL matching based on path values"
   it('asks a string with no path as "/", in both profiles and with both matchers', () => {
     for (const profile of PROFILES) {
       const robots = parseRobotsTxt(BODY, { profile });

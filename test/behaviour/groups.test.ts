@@ -6,7 +6,7 @@ import { parseRobotsTxt } from '../support/library.js';
 import { inBothProfiles, isAllowed, profiles } from '../support/verdict.js';
 
 describe('opening and closing groups', () => {
-  // spec: 003_14cd348ff9b99c23.txt, "Grouping of lines and rules"
+  // spec: Google's robots.txt spec (https://developers.google.com/search/docs/crawling-indexing/robots/robots_txt), "Grouping of lines and rules"
   const body = [
     'allow: /foo/bar/',
     '',
@@ -65,7 +65,7 @@ describe('opening and closing groups', () => {
 });
 
 describe('the caller’s agent', () => {
-  // spec: 003_14cd348ff9b99c23.txt, "User agent line"; RFC 9309 §2.2.1
+  // spec: Google's robots.txt spec, "User agent line"; RFC 9309 §2.2.1
   it('compares user-agent values case-insensitively', () => {
     for (const value of ['FooBot', 'foobot', 'FOOBOT']) {
       const text = `User-Agent: ${value}\nDisallow: /\n`;
@@ -94,7 +94,7 @@ describe('the caller’s agent', () => {
 });
 
 describe('the global group', () => {
-  // spec: 003_14cd348ff9b99c23.txt, "Order of precedence for user agents"; RFC 9309 §2.2.1
+  // spec: Google's robots.txt spec, "Order of precedence for user agents"; RFC 9309 §2.2.1
   it('applies the * group to an agent no group names', () => {
     expect(inBothProfiles('User-agent: *\nDisallow: /\nUser-agent: FooBot\nAllow: /\n', 'BarBot', '/x')).toBe(false);
   });
@@ -145,7 +145,7 @@ describe('the global group', () => {
 });
 
 describe('group extensions', () => {
-  // spec: 001_bbc73aa07f1224b3.txt, "Crawl-delay"
+  // spec: Yandex's robots.txt docs (https://yandex.com/support/webmaster/controlling-robot/robots-txt.html), "Crawl-delay"
   it('reads crawl-delay, request-rate and visit-time from the applicable groups', () => {
     const text = [
       'User-agent: *',

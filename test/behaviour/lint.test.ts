@@ -14,7 +14,7 @@ const bytes = (...parts: (string | number[])[]): Uint8Array =>
 
 // Each fixture holds one mistake; line and column (code points, 1-based) point at it.
 const CASES: readonly Case[] = [
-  // spec: 003_14cd348ff9b99c23.txt, "Grouping of lines and rules": rules outside a group are ignored.
+  // spec: Google's robots.txt spec (https://developers.google.com/search/docs/crawling-indexing/robots/robots_txt), "Grouping of lines and rules": rules outside a group are ignored.
   [
     'a rule before any User-agent is ignored by every crawler',
     'rule-before-user-agent',
@@ -29,15 +29,15 @@ const CASES: readonly Case[] = [
     1,
     3,
   ],
-  // spec: 000_edb3e93efc9314fd.txt: a path pattern starts with "/" (RFC 9309 §2.2.2).
+  // spec: RFC 9309 §2.2.2: a path pattern starts with "/".
   ['a relative path matches no URL', 'pattern-not-path', 'User-agent: *\nDisallow: private/\n', 2, 11],
   ['a full URL matches no URL', 'pattern-not-path', 'User-agent: *\nDisallow: https://example.com/private/\n', 2, 11],
-  // spec: 004_aebaa6f773060d6f.txt: "you cannot say Disallow: /cgi-bin/ /tmp/ on a single line".
+  // spec: the 1994 robots.txt protocol (https://www.robotstxt.org/robotstxt.html): "you cannot say Disallow: /cgi-bin/ /tmp/ on a single line".
   ['several paths on one line are one pattern with a space', 'multiple-paths', 'User-agent: *\nDisallow: /cgi-bin/ /tmp/\n', 2, 21],
   ['a space inside a path is read differently', 'whitespace-in-pattern', 'User-agent: *\nDisallow: /my files/\n', 2, 14],
   ['an unknown directive is read by no crawler', 'unknown-directive', 'User-agent: *\nDisallow: /x\nIndexpage: /home\n', 3, 1],
   ['Noindex in robots.txt is read by no major crawler', 'unsupported-directive', 'User-agent: *\nNoindex: /drafts/\n', 2, 1],
-  // spec: 003_14cd348ff9b99c23.txt, "Syntax": Google accepts common misspellings of disallow.
+  // spec: Google's robots.txt spec, "Syntax": Google accepts common misspellings of disallow.
   ['a misspelling Google accepts and exact readers ignore', 'google-only-spelling', 'User-agent: *\nDissallow: /x\n', 2, 1],
   ['"Useragent" is read by Google only', 'google-only-spelling', 'Useragent: *\nDisallow: /x\n', 1, 1],
   ['a line without a colon is read by Google only', 'missing-colon', 'User-agent: *\n\tDisallow /x\n', 2, 2],
@@ -48,7 +48,7 @@ const CASES: readonly Case[] = [
   ['a wildcard after the product token', 'user-agent-version', 'User-agent: Mediapartners-Google*\nDisallow: /x\n', 1, 33],
   ['a User-agent that starts with a digit', 'user-agent-no-token', 'User-agent: 360Spider\nDisallow: /\n', 1, 13],
   ['an empty User-agent names no crawler', 'empty-user-agent', 'User-agent:\nDisallow: /x\n', 1, 1],
-  // spec: 004_aebaa6f773060d6f.txt: "you may not have blank lines in a record".
+  // spec: the 1994 robots.txt protocol: "you may not have blank lines in a record".
   ['a blank line between User-agent and the first rule', 'blank-line-before-rules', 'User-agent: *\n\nDisallow: /x\n', 2, 1],
   [
     'a blank line between the User-agent lines of one group',
@@ -58,11 +58,11 @@ const CASES: readonly Case[] = [
     1,
   ],
   ['a blank line between two rules of a group', 'blank-line-in-group', 'User-agent: *\nDisallow: /a\n\nDisallow: /b\n', 3, 1],
-  // spec: 003_14cd348ff9b99c23.txt, "URL matching based on path values": "$" marks the end of the URL.
+  // spec: Google's robots.txt spec, "URL matching based on path values": "$" marks the end of the URL.
   ['a "$" that is not last is literal', 'dollar-inside-pattern', 'User-agent: *\nDisallow: /a$b\n', 2, 13],
   ['an empty Allow allows nothing', 'empty-allow', 'User-agent: *\nAllow:\nDisallow: /x\n', 2, 1],
   ['the same rule twice', 'duplicate-rule', 'User-agent: *\nDisallow: /x\nDisallow: /x\n', 3, 1],
-  // spec: 003_14cd348ff9b99c23.txt, "Order of precedence for rules": the least restrictive (allow) wins a tie.
+  // spec: Google's robots.txt spec, "Order of precedence for rules": the least restrictive (allow) wins a tie.
   ['an allow and a disallow of one pattern', 'allow-disallow-same-pattern', 'User-agent: *\nDisallow: /x\nAllow: /x\n', 3, 1],
   // RFC 9309 §2.2.2: the longest match wins; a trailing "*" adds length, not paths.
   [
@@ -79,14 +79,14 @@ const CASES: readonly Case[] = [
     3,
     1,
   ],
-  // spec: 001_bbc73aa07f1224b3.txt: "Yandex" names all of Yandex's robots; RFC 9309 §2.2.1 matches whole tokens.
+  // spec: Yandex's robots.txt docs (https://yandex.com/support/webmaster/controlling-robot/robots-txt.html): "Yandex" names all of Yandex's robots; RFC 9309 §2.2.1 matches whole tokens.
   ['a Yandex group Yandex and the standard readers select differently', 'yandex-agent-family', 'User-agent: Yandex\nDisallow: /x\n', 1, 13],
   ['everything disallowed for every crawler', 'disallow-all', 'User-agent: *\nDisallow: /\n\nUser-agent: Googlebot\nDisallow: /\n', 2, 11],
   ['a sensitive-looking path is published', 'sensitive-path', 'User-agent: *\nDisallow: /backup/db.sql\n', 2, 12],
   ['a .git directory is published', 'sensitive-path', 'User-agent: *\nDisallow: /app/.git/\n', 2, 16],
-  // spec: 000_edb3e93efc9314fd.txt, Sitemap: "must be a fully qualified URL".
+  // spec: Google's robots.txt spec, "Formal syntax and definition": "sitemap: [absoluteURL]".
   ['a relative Sitemap is ignored', 'sitemap-not-absolute', 'User-agent: *\nDisallow:\nSitemap: /sitemap.xml\n', 3, 10],
-  // spec: 001_bbc73aa07f1224b3.txt, "Host": one valid domain name, no "_".
+  // spec: Yandex's robots.txt docs, "Host": one valid domain name, no "_".
   ['a Host with "_" is ignored by Yandex', 'host-invalid', 'User-agent: *\nDisallow:\nHost: www.my_host.com\n', 3, 7],
   ['a second Host does not count', 'host-repeated', 'User-agent: *\nDisallow:\nHost: example.com\nHost: example.org\n', 4, 1],
   ['a Crawl-delay that is not a number', 'crawl-delay-invalid', 'User-agent: *\nCrawl-delay: 10s\n', 2, 14],
@@ -97,7 +97,7 @@ const CASES: readonly Case[] = [
     2,
     1,
   ],
-  // spec: 001_bbc73aa07f1224b3.txt, "Clean-param": the prefix uses A-Za-z0-9.-/*_ only.
+  // spec: Yandex's robots.txt docs, "Clean-param": the prefix uses A-Za-z0-9.-/*_ only.
   [
     'a Clean-param prefix with "?" is ignored by Yandex',
     'clean-param-invalid',
@@ -153,7 +153,7 @@ describe('each finding, at its line and column', () => {
     expect(only(lintRobotsTxt(body), 'file-too-large')).toEqual([]);
   });
 
-  // spec: 003_14cd348ff9b99c23.txt, "File format": content after the maximum file size is ignored.
+  // spec: Google's robots.txt spec, "File format": content after the maximum file size is ignored.
   it('a file over 500 KiB is flagged at the line Google stops reading', () => {
     const rule = 'Disallow: /0123456789abcdef/\n'; // 29 bytes
     const body = `User-agent: *\n${rule.repeat(20_000)}`;

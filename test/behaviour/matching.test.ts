@@ -8,7 +8,7 @@ import { inBothProfiles, isAllowed } from '../support/verdict.js';
 const forFooBot = (rules: string): string => `User-agent: FooBot\n${rules}\n`;
 
 describe('what a rule matches', () => {
-  // spec: 003_14cd348ff9b99c23.txt, "URL matching based on path values"
+  // spec: Google's robots.txt spec (https://developers.google.com/search/docs/crawling-indexing/robots/robots_txt), "URL matching based on path values"
   it('matches the path, params and query, never the fragment', () => {
     const text = forFooBot('Disallow: /a;b\nDisallow: /q?x=1\nDisallow: /f$');
     expect(inBothProfiles(text, 'FooBot', 'http://example.com/a;b')).toBe(false);
@@ -45,7 +45,7 @@ describe('what a rule matches', () => {
 });
 
 describe('patterns', () => {
-  // spec: 003_14cd348ff9b99c23.txt, "Usage of wildcards in path values"; RFC 9309 §2.2.3
+  // spec: Google's robots.txt spec, "Usage of wildcards in path values"; RFC 9309 §2.2.3
   it('anchors patterns at the start of the path', () => {
     const text = forFooBot('Disallow: /fish');
     expect(inBothProfiles(text, 'FooBot', '/fish.html')).toBe(false);
@@ -112,7 +112,7 @@ describe('patterns', () => {
 });
 
 describe('precedence', () => {
-  // spec: 003_14cd348ff9b99c23.txt, "Order of precedence for rules"; RFC 9309 §2.2.2
+  // spec: Google's robots.txt spec, "Order of precedence for rules"; RFC 9309 §2.2.2
   it('lets the longest matching pattern win', () => {
     const text = forFooBot('Allow: /page\nDisallow: /*.html');
     expect(inBothProfiles(text, 'FooBot', '/page.html')).toBe(false);
@@ -188,7 +188,7 @@ describe('Google’s index.html rule', () => {
 });
 
 describe('Google’s documentation examples', () => {
-  // spec: 003_14cd348ff9b99c23.txt, "Example path matches"
+  // spec: Google's robots.txt spec, "Example path matches"
   it.each([
     ['/', ['/', '/index.html', '/fish'], []],
     ['/*', ['/', '/fish'], []],

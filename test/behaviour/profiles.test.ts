@@ -7,7 +7,7 @@ import { defaultMatcher, parseRobotsTxt, setMatcher } from '../support/library.j
 import { isAllowed } from '../support/verdict.js';
 
 describe('percent-encoding', () => {
-  // spec: RFC 9309 §2.2.2 (https://www.rfc-editor.org/rfc/rfc9309#section-2.2.2); 003_14cd348ff9b99c23.txt, "URL matching based on path values"
+  // spec: RFC 9309 §2.2.2 (https://www.rfc-editor.org/rfc/rfc9309#section-2.2.2); Google's robots.txt spec (https://developers.google.com/search/docs/crawling-indexing/robots/robots_txt), "URL matching based on path values"
   const escaped = 'User-agent: FooBot\nDisallow: /\nAllow: /foo/bar?qux=taz&baz=http://foo.bar?tar&par\n';
 
   it('matches reserved characters literally in both profiles', () => {
@@ -76,7 +76,7 @@ describe('/robots.txt', () => {
 });
 
 describe('a NUL in the URL’s path', () => {
-  // spec: 003_14cd348ff9b99c23.txt, "URL matching based on path values". Google's reference matches the
+  // spec: Google's robots.txt spec, "URL matching based on path values". Google's reference matches the
   // path (found in the whole URL first) as a C string, so in google it ends at its first NUL; RFC 9309
   // knows no such cut, so rfc9309 matches the whole path.
   const MATCHERS = ['wasm', 'typescript'] as const;

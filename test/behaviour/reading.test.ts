@@ -18,7 +18,7 @@ const bytes = (...parts: (string | number[])[]): Uint8Array => {
 };
 
 describe('byte order mark', () => {
-  // spec: 003_14cd348ff9b99c23.txt, "File format" (the UTF-8 BOM is ignored)
+  // spec: Google's robots.txt spec (https://developers.google.com/search/docs/crawling-indexing/robots/robots_txt), "File format" (the UTF-8 BOM is ignored)
   const rules = 'User-Agent: FooBot\nDisallow: /x\n';
   it.each([
     ['a whole BOM', [0xef, 0xbb, 0xbf]],
@@ -44,7 +44,7 @@ describe('byte order mark', () => {
 });
 
 describe('a U+FEFF inside a value', () => {
-  // spec: 003_14cd348ff9b99c23.txt, "File format" (only a BOM "at the beginning of the robots.txt file is
+  // spec: Google's robots.txt spec, "File format" (only a BOM "at the beginning of the robots.txt file is
   // ignored") and "Order of precedence for user-agents" ("All non-matching text is ignored"): bytes EF BB BF
   // right after the colon stay, and the name is cut before them, to nothing.
   const MATCHERS = ['wasm', 'typescript'] as const;
@@ -132,7 +132,7 @@ describe('a U+FEFF inside a value', () => {
 });
 
 describe('line ends', () => {
-  // spec: 003_14cd348ff9b99c23.txt, "File format" (CR, CR/LF or LF end a line)
+  // spec: Google's robots.txt spec, "File format" (CR, CR/LF or LF end a line)
   it.each([
     ['LF', '\n'],
     ['CR', '\r'],
@@ -157,7 +157,7 @@ describe('line ends', () => {
 });
 
 describe('line length', () => {
-  // spec: 003_14cd348ff9b99c23.txt, "File format"; Google's parser keeps 16,663 bytes of a line
+  // spec: Google's robots.txt spec, "File format"; Google's parser keeps 16,663 bytes of a line
   it('keeps the first 16,663 bytes of a long line, so a cut rule still matches as a prefix', () => {
     const prefix = 'disallow: ';
     const path = '/x/' + 'a'.repeat(16_663 - prefix.length - 3);
@@ -180,7 +180,7 @@ describe('line length', () => {
 });
 
 describe('comments and whitespace', () => {
-  // spec: 000_edb3e93efc9314fd.txt, "Comments"; 003_14cd348ff9b99c23.txt, "Formal syntax and definition"
+  // spec: RFC 9309 §2.2 (comments); Google's robots.txt spec, "Formal syntax and definition"
   it('starts a comment at # anywhere on a line', () => {
     const body = '# Disallow: /\nUser-agent: FooBot # a bot\nDisallow: /foo/quz#qux\nAllow: /\n';
     expect(inBothProfiles(body, 'FooBot', '/foo/bar')).toBe(true);
@@ -200,7 +200,7 @@ describe('comments and whitespace', () => {
 });
 
 describe('keys', () => {
-  // spec: 003_14cd348ff9b99c23.txt, "Formal syntax and definition" (field names are case-insensitive)
+  // spec: Google's robots.txt spec, "Formal syntax and definition" (field names are case-insensitive)
   it('matches keys case-insensitively', () => {
     const body = 'USER-AGENT: FooBot\nDISALLOW: /x\nuser-agent: BarBot\nallow: /x\ndisallow: /\n';
     expect(inBothProfiles(body, 'FooBot', '/x')).toBe(false);
@@ -260,7 +260,7 @@ describe('keys', () => {
 });
 
 describe('byte limit', () => {
-  // spec: 003_14cd348ff9b99c23.txt, "File format" (500 KiB; content after it is ignored)
+  // spec: Google's robots.txt spec, "File format" (500 KiB; content after it is ignored)
   it('parses the first 512,000 bytes by default and reports the rest', () => {
     const head = 'User-agent: *\nDisallow: /a\n';
     const body = head + '#'.repeat(512_000 - head.length) + '\nDisallow: /b\n';
@@ -274,7 +274,7 @@ describe('byte limit', () => {
   });
 
   it('drops a line that maxBytes cuts short instead of reading it as a shorter rule', () => {
-    // spec: 000_edb3e93efc9314fd.txt, "File size matters" (unprocessed rules count as allowed)
+    // spec: RFC 9309 §2.5 (rules past the parsing limit are not read, so they allow nothing away)
     const body = 'User-agent: *\nDisallow: /x\nDisallow: /abcdef\n';
     const robots = parseRobotsTxt(body, { maxBytes: body.indexOf('cdef') });
     expect(robots.isAllowed('/abxyz', 'FooBot')).toBe(true);

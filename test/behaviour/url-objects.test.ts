@@ -25,7 +25,7 @@ afterEach(() => {
 });
 
 describe('a URL object is decided on its pathname + search', () => {
-  // spec: 003_14cd348ff9b99c23.txt, "URL matching based on path values" ("the path is used to match the
+  // spec: Google's robots.txt spec (https://developers.google.com/search/docs/crawling-indexing/robots/robots_txt), "URL matching based on path values" ("the path is used to match the
   // beginning of a URL"): the path of the URL object, as its parser found it.
   it('decides on a path that starts with "//", which a string would read as a host', () => {
     const body = 'User-agent: *\nDisallow: //evil.com/\nDisallow: /x$\n';

@@ -125,7 +125,7 @@ describeCorpus('the real-world corpus', () => {
     expect(corpus.map((file) => file.name)).toEqual(corpus.map((file) => file.name).sort());
   });
 
-  // spec: 003_14cd348ff9b99c23.txt, "File format" (invalid lines are ignored; the file is still used)
+  // spec: Google's robots.txt spec (https://developers.google.com/search/docs/crawling-indexing/robots/robots_txt), "File format" (invalid lines are ignored; the file is still used)
   it('parses every file without throwing, in both profiles', () => {
     const failures: string[] = [];
     for (const profile of PROFILES) {
@@ -142,7 +142,7 @@ describeCorpus('the real-world corpus', () => {
     expectNone(failures);
   });
 
-  // spec: 003_14cd348ff9b99c23.txt, "File format" ("a maximum file size of 500 kibibytes ... Content which is
+  // spec: Google's robots.txt spec, "File format" ("a maximum file size of 500 kibibytes ... Content which is
   // after the maximum file size is ignored")
   it('counts every byte as parsed or ignored, and parses at most 500 KiB', () => {
     const problems: string[] = [];
@@ -160,7 +160,7 @@ describeCorpus('the real-world corpus', () => {
     expectNone(problems);
   });
 
-  // spec: 003_14cd348ff9b99c23.txt, "Grouping of lines and rules" (a group is one or more user-agent lines
+  // spec: Google's robots.txt spec, "Grouping of lines and rules" (a group is one or more user-agent lines
   // followed by one or more rules); "File format" (CR, LF and CR/LF end lines)
   it('gives every group an agent, with its rules after its agents and inside the parsed lines', () => {
     const problems: string[] = [];
@@ -183,7 +183,7 @@ describeCorpus('the real-world corpus', () => {
     expectNone(problems);
   });
 
-  // spec: 003_14cd348ff9b99c23.txt, "allow" / "disallow" (and the misspellings Google accepts, e.g. "dissallow")
+  // spec: Google's robots.txt spec, "allow" / "disallow" (and the misspellings Google accepts, e.g. "dissallow")
   it('points every compiled rule at an allow or disallow line of the file', () => {
     const problems: string[] = [];
     forEachParsed(({ name, body }, robots, profile) => {
@@ -202,7 +202,7 @@ describeCorpus('the real-world corpus', () => {
     expectNone(problems);
   });
 
-  // spec: 003_14cd348ff9b99c23.txt, "Order of precedence for rules" (the most specific rule decides)
+  // spec: Google's robots.txt spec, "Order of precedence for rules" (the most specific rule decides)
   it('explains each verdict with the rule that gave it', () => {
     const problems: string[] = [];
     forEachParsed(({ name }, robots, profile) => {
@@ -227,7 +227,7 @@ describeCorpus('the real-world corpus', () => {
   });
 
   // docs/design.md#the-flow: the TypeScript executor is the reference the WebAssembly matcher must agree with.
-  // spec: 003_14cd348ff9b99c23.txt, "URL matching based on path values"
+  // spec: Google's robots.txt spec, "URL matching based on path values"
   it('gives the same verdicts with the WebAssembly matcher and the TypeScript executor', () => {
     const problems: string[] = [];
     try {

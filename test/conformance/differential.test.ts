@@ -499,7 +499,7 @@ function oraclePathEntry(path: string, pathEndsAtNul: boolean): string {
 describe('both matchers agree with a regular-expression oracle', () => {
   const backend = createWasmBackend(wasmModule);
 
-  // spec: 003_14cd348ff9b99c23.txt, "URL matching based on path values". A plain path is its own path
+  // spec: Google's robots.txt spec (https://developers.google.com/search/docs/crawling-indexing/robots/robots_txt), "URL matching based on path values". A plain path is its own path
   // through the URL entry; through the path entry (a URL object's pathname + search) any text is matched as
   // it stands, so nothing in it may be read as a host or a fragment. Either way, up to a NUL where the flag
   // says the path ends there.
@@ -601,7 +601,7 @@ describe('the scan tier decides as the indexed tier, both matchers and the oracl
     );
   });
 
-  // spec: 003_14cd348ff9b99c23.txt, "URL matching based on path values": the first rule in table order
+  // spec: Google's robots.txt spec, "URL matching based on path values": the first rule in table order
   // whose pattern matches decides, which is all a scan block says.
   it('decides a scan block by the first rule in table order whose pattern matches the path (the oracle)', () => {
     fc.assert(
@@ -672,7 +672,7 @@ const sharedPiecePath: fc.Arbitrary<string> = fc.oneof(
 describe('wildcard-heavy rulesets: the piece automaton decides as rule-by-rule matching does', () => {
   const backend = createWasmBackend(wasmModule);
 
-  // spec: 003_14cd348ff9b99c23.txt, "URL matching based on path values" (`*` any run, `$` the end);
+  // spec: Google's robots.txt spec, "URL matching based on path values" (`*` any run, `$` the end);
   // docs/design.md#matching: the most specific rule wins, whatever the cost of finding it.
   it('picks the same rule with many rules of shared pieces, out of order, some ending in `$`, on long paths', () => {
     fc.assert(

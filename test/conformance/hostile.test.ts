@@ -176,7 +176,7 @@ function bytecodeOf(rules: CompiledRules, options: Partial<BytecodeOptions> = {}
 describe('hostile files: the piece automaton picks the rule that trying the rules one by one picks', TIMEOUT, () => {
   const backend = createWasmBackend(wasmModule);
 
-  // spec: 003_14cd348ff9b99c23.txt, "URL matching based on path values" and "Order of precedence for rules"
+  // spec: Google's robots.txt spec (https://developers.google.com/search/docs/crawling-indexing/robots/robots_txt), "URL matching based on path values" and "Order of precedence for rules"
   // (the most specific match decides; `*` any run, `$` the end), on files of 500 KiB (RFC 9309 §2.5).
   it.each(SHAPES)('$name: both matchers, URLs of 2 KiB', (shape) => {
     const robots = parseRobotsTxt(shape.body);
@@ -221,7 +221,7 @@ describe('hostile files: the piece automaton picks the rule that trying the rule
 });
 
 describe('identical rules are kept once', TIMEOUT, () => {
-  // spec: 003_14cd348ff9b99c23.txt, "Order of precedence for rules": a rule that repeats another can never be
+  // spec: Google's robots.txt spec, "Order of precedence for rules": a rule that repeats another can never be
   // the most specific match on its own, so keeping it once changes no verdict.
   it('compiles the reported 17,654 identical wildcard lines to one rule, which its first line decides', () => {
     const body = fileOf((i) => (i < 17_654 ? 'Disallow: /*aaaaaaaaaaaaaaab' : undefined));

@@ -176,7 +176,7 @@ describe('the scan tier and the switch to the indexed tier', () => {
 describeCorpus('the tiers over the corpus', () => {
   afterAll(() => setMatcher('wasm'));
 
-  // spec: 003_14cd348ff9b99c23.txt, "URL matching based on path values"
+  // spec: Google's robots.txt spec (https://developers.google.com/search/docs/crawling-indexing/robots/robots_txt), "URL matching based on path values"
   it('gives the same verdict uncompiled, and the same verdict and deciding line scanned, across the switch, indexed, and in the TypeScript executor', () => {
     const problems: string[] = [];
     for (const { name, body } of loadCorpus()) {

@@ -9,7 +9,7 @@
  *   Yandex's documentation does not state;
  * - Google's own reading, where `yandex` answers as `rfc9309` does (Google's key spellings, a path cut at NUL,
  *   URLs matched as written).
- * spec: 001_bbc73aa07f1224b3.txt ("If the file size exceeds 32 KB, the robot assumes it allows everything";
+ * spec: Yandex's robots.txt docs (https://yandex.com/support/webmaster/controlling-robot/robots-txt.html) ("If the file size exceeds 32 KB, the robot assumes it allows everything";
  * "looks for either the substring Yandex (the case doesn't matter) or *").
  */
 import { expect, it } from 'vitest';

@@ -1,5 +1,6 @@
 /**
- * The yandex profile: every example of Yandex's robots.txt documentation (001_bbc73aa07f1224b3.txt), each
+ * The yandex profile: every example of Yandex's robots.txt documentation
+ * (https://yandex.com/support/webmaster/controlling-robot/robots-txt.html), each
  * citing the sentence it pins. The document's examples lost their line breaks; they are written here one
  * directive a line, as the comments in them show.
  */
@@ -13,7 +14,7 @@ function yandexAllows(body: string, url: string, agent = 'YandexBot'): boolean {
 }
 
 describe('group selection', () => {
-  // spec: 001_bbc73aa07f1224b3.txt, "User-agent: YandexBot # will be used only by the main indexing robot",
+  // spec: Yandex's robots.txt docs, "User-agent: YandexBot # will be used only by the main indexing robot",
   // "User-agent: Yandex # will be used by all Yandex robots ... except for the main indexing robot",
   // "User-agent: * # won't be used by Yandex robots"
   const body = 'User-agent: YandexBot\nDisallow: /*id=\n\nUser-agent: Yandex\nDisallow: /*sid=\n\nUser-agent: *\nDisallow: /cgi-bin\n';
@@ -51,7 +52,7 @@ describe('group selection', () => {
   });
 
   it('uses * for a Yandex robot only when no group names Yandex', () => {
-    // spec: 001_bbc73aa07f1224b3.txt, "looks for either the substring Yandex (the case doesn't matter) or *.
+    // spec: Yandex's robots.txt docs, "looks for either the substring Yandex (the case doesn't matter) or *.
     // If a string User-agent: Yandex is detected, directives for User-agent: * are ignored."
     expect(yandexAllows('User-agent: *\nDisallow: /cgi-bin\n', '/cgi-bin/x', 'YandexImages')).toBe(false);
     expect(yandexAllows('User-agent: *\nDisallow: /cgi-bin\n\nUser-agent: yandex\nDisallow: /tmp\n', '/cgi-bin/x', 'YandexImages')).toBe(
@@ -60,7 +61,7 @@ describe('group selection', () => {
   });
 
   it('allows everything when neither a Yandex group nor * is found', () => {
-    // spec: 001_bbc73aa07f1224b3.txt, "If the User-agent: Yandex and User-agent: * strings are not found,
+    // spec: Yandex's robots.txt docs, "If the User-agent: Yandex and User-agent: * strings are not found,
     // the robot is considered to have unlimited access."
     const robots = parseRobotsTxt('User-agent: Googlebot\nDisallow: /\n', { profile: 'yandex' });
     expect(robots.isAllowed('/x', 'YandexBot')).toBe(true);
@@ -68,7 +69,7 @@ describe('group selection', () => {
   });
 
   it("lets a robot's own group win over the Yandex group", () => {
-    // spec: 001_bbc73aa07f1224b3.txt, "User-agent: YandexCalendar Disallow: /",
+    // spec: Yandex's robots.txt docs, "User-agent: YandexCalendar Disallow: /",
     // "User-agent: YandexMobileBot Disallow: /private/*.txt$"
     const text = 'User-agent: YandexCalendar\nDisallow: /\n\nUser-agent: YandexMobileBot\nDisallow: /private/*.txt$\n';
     expect(yandexAllows(text, '/x', 'YandexCalendar')).toBe(false);
@@ -93,7 +94,7 @@ describe('group selection', () => {
 
 describe('Disallow and Allow', () => {
   it('blocks the whole site, or a prefix', () => {
-    // spec: 001_bbc73aa07f1224b3.txt, "Disallow: / # blocks access to the whole site",
+    // spec: Yandex's robots.txt docs, "Disallow: / # blocks access to the whole site",
     // "Disallow: /cgi-bin # blocks access to the pages starting with '/cgi-bin'"
     expect(yandexAllows('User-agent: Yandex\nDisallow: /\n', '/')).toBe(false);
     expect(yandexAllows('User-agent: Yandex\nDisallow: /cgi-bin\n', '/cgi-bin/x')).toBe(false);
@@ -101,7 +102,7 @@ describe('Disallow and Allow', () => {
   });
 
   it('allows only what Allow names under Disallow: /', () => {
-    // spec: 001_bbc73aa07f1224b3.txt, "Allow: /cgi-bin Disallow: / # prohibits downloading anything except
+    // spec: Yandex's robots.txt docs, "Allow: /cgi-bin Disallow: / # prohibits downloading anything except
     // for the pages starting with '/cgi-bin'"
     const text = 'User-agent: Yandex\nAllow: /cgi-bin\nDisallow: /\n';
     expect(yandexAllows(text, '/cgi-bin/x')).toBe(true);
@@ -109,7 +110,7 @@ describe('Disallow and Allow', () => {
   });
 
   it('sorts by prefix length, the longest deciding, whatever the order in the file', () => {
-    // spec: 001_bbc73aa07f1224b3.txt, "sorted according to URL prefix length (from shortest to longest) and
+    // spec: Yandex's robots.txt docs, "sorted according to URL prefix length (from shortest to longest) and
     // applied in order. If several directives match a particular site page, the robot selects the last one"
     const catalog = 'User-agent: Yandex\nAllow: /catalog\nDisallow: /\n';
     expect(yandexAllows(catalog, '/catalog/x')).toBe(true);
@@ -121,25 +122,25 @@ describe('Disallow and Allow', () => {
   });
 
   it('applies Allow when prefixes of the same length conflict', () => {
-    // spec: 001_bbc73aa07f1224b3.txt, "If there is a conflict between two directives with prefixes of the
+    // spec: Yandex's robots.txt docs, "If there is a conflict between two directives with prefixes of the
     // same length, the Allow directive takes precedence."
     expect(yandexAllows('User-agent: Yandex\nDisallow: /page\nAllow: /page\n', '/page')).toBe(true);
     expect(yandexAllows('User-agent: Yandex\nDisallow: /pag*\nAllow: /page\n', '/page')).toBe(true);
   });
 
   it('reads an empty Disallow as Allow: / and ignores an empty Allow', () => {
-    // spec: 001_bbc73aa07f1224b3.txt, "Disallow: # same as Allow: /", "Allow: # isn't taken into account by the robot"
+    // spec: Yandex's robots.txt docs, "Disallow: # same as Allow: /", "Allow: # isn't taken into account by the robot"
     expect(yandexAllows('User-agent: Yandex\nDisallow:\n', '/x')).toBe(true);
     expect(yandexAllows('User-agent: Yandex\nAllow:\nDisallow: /\n', '/x')).toBe(false);
   });
 
   it('reads Allow: / beside Disallow: / as allowing everything', () => {
-    // spec: 001_bbc73aa07f1224b3.txt, "with extensions supported, everything is allowed"
+    // spec: Yandex's robots.txt docs, "with extensions supported, everything is allowed"
     expect(yandexAllows('User-agent: Yandex\nAllow: /\nDisallow: /\n', '/x')).toBe(true);
   });
 
   it('allows /archive alone', () => {
-    // spec: 001_bbc73aa07f1224b3.txt, "Allow: /archive Disallow: / # allows everything that contains '/archive'; the rest is prohibited"
+    // spec: Yandex's robots.txt docs, "Allow: /archive Disallow: / # allows everything that contains '/archive'; the rest is prohibited"
     const text = 'User-agent: Yandex\nAllow: /archive\nDisallow: /\n';
     expect(yandexAllows(text, '/archive/2020')).toBe(true);
     expect(yandexAllows(text, '/news')).toBe(false);
@@ -148,7 +149,7 @@ describe('Disallow and Allow', () => {
 
 describe('* and $', () => {
   it('reads * as any sequence of characters, or none', () => {
-    // spec: 001_bbc73aa07f1224b3.txt, "Disallow: /cgi-bin/*.aspx # prohibits '/cgi-bin/example.aspx' and
+    // spec: Yandex's robots.txt docs, "Disallow: /cgi-bin/*.aspx # prohibits '/cgi-bin/example.aspx' and
     // '/cgi-bin/private/test.aspx'", "Disallow: /*private # prohibits both '/private', and '/cgi-bin/private'"
     const text = 'User-agent: Yandex\nDisallow: /cgi-bin/*.aspx\nDisallow: /*private\n';
     for (const url of ['/cgi-bin/example.aspx', '/cgi-bin/private/test.aspx', '/private', '/cgi-bin/private']) {
@@ -158,7 +159,7 @@ describe('* and $', () => {
   });
 
   it('appends * to every rule', () => {
-    // spec: 001_bbc73aa07f1224b3.txt, "Disallow: /cgi-bin* # blocks access to pages starting with '/cgi-bin'
+    // spec: Yandex's robots.txt docs, "Disallow: /cgi-bin* # blocks access to pages starting with '/cgi-bin'
     // Disallow: /cgi-bin # the same"
     for (const rule of ['/cgi-bin*', '/cgi-bin']) {
       expect(yandexAllows(`User-agent: Yandex\nDisallow: ${rule}\n`, '/cgi-bin/x')).toBe(false);
@@ -167,7 +168,7 @@ describe('* and $', () => {
   });
 
   it('cancels the appended * with $', () => {
-    // spec: 001_bbc73aa07f1224b3.txt, "Disallow: /example$ # prohibits '/example', but allows '/example.html'",
+    // spec: Yandex's robots.txt docs, "Disallow: /example$ # prohibits '/example', but allows '/example.html'",
     // "Disallow: /example # prohibits both '/example', and '/example.html'"
     expect(yandexAllows('User-agent: Yandex\nDisallow: /example$\n', '/example')).toBe(false);
     expect(yandexAllows('User-agent: Yandex\nDisallow: /example$\n', '/example.html')).toBe(true);
@@ -175,14 +176,14 @@ describe('* and $', () => {
   });
 
   it('keeps a written * before $', () => {
-    // spec: 001_bbc73aa07f1224b3.txt, "Disallow: /example*$ # exactly the same as 'Disallow: /example'
+    // spec: Yandex's robots.txt docs, "Disallow: /example*$ # exactly the same as 'Disallow: /example'
     // prohibits both /example.html and /example"
     expect(yandexAllows('User-agent: Yandex\nDisallow: /example*$\n', '/example')).toBe(false);
     expect(yandexAllows('User-agent: Yandex\nDisallow: /example*$\n', '/example.html')).toBe(false);
   });
 
   it('matches the extended examples', () => {
-    // spec: 001_bbc73aa07f1224b3.txt, "'/private*html', '/private/test.html', '/private/html/test.aspx', and so
+    // spec: Yandex's robots.txt docs, "'/private*html', '/private/test.html', '/private/html/test.aspx', and so
     // on are prohibited as well", "with extensions supported, only '/private' is prohibited"
     const star = 'User-agent: Yandex\nDisallow: /private*html\n';
     for (const url of ['/private*html', '/private/test.html', '/private/html/test.aspx']) expect(yandexAllows(star, url), url).toBe(false);
@@ -193,7 +194,7 @@ describe('* and $', () => {
   });
 
   it('matches the example of HTML files, PHP scripts and zips', () => {
-    // spec: 001_bbc73aa07f1224b3.txt, "Allow: /obsolete/private/*.html$ # allows HTML files", "Disallow: /*.php$
+    // spec: Yandex's robots.txt docs, "Allow: /obsolete/private/*.html$ # allows HTML files", "Disallow: /*.php$
     // # probibits all '*.php' on site", "Disallow: /*/private/ # ... but the Allow above negates part of the
     // prohibition", "Disallow: /*/old/*.zip$ # prohibits all '*.zip' files containing '/old/' in the path"
     const text =
@@ -207,7 +208,7 @@ describe('* and $', () => {
   });
 
   it('matches a query with *', () => {
-    // spec: 001_bbc73aa07f1224b3.txt, "Disallow: /add.php?*user= # prohibits all 'add.php?' scripts with the ' user ' option"
+    // spec: Yandex's robots.txt docs, "Disallow: /add.php?*user= # prohibits all 'add.php?' scripts with the ' user ' option"
     const text = 'User-agent: Yandex\nDisallow: /add.php?*user=\n';
     expect(yandexAllows(text, '/add.php?a=1&user=2')).toBe(false);
     expect(yandexAllows(text, '/add.php?a=1')).toBe(true);
@@ -216,10 +217,10 @@ describe('* and $', () => {
 
 describe('lines between groups', () => {
   it('starts a group at a User-agent line with no blank line before it', () => {
-    // spec: 001_bbc73aa07f1224b3.txt, "the Yandex robot parses strings based on the 'User-agent:' substring.
+    // spec: Yandex's robots.txt docs, "the Yandex robot parses strings based on the 'User-agent:' substring.
     // In this case, the result for the Yandex robot is 'Allow: /'"
     expect(yandexAllows('User-agent: *\nDisallow: /\nUser-agent: Yandex\nAllow: /\n', '/x')).toBe(true);
-    // spec: 001_bbc73aa07f1224b3.txt, "# comment1... # comment2... # comment3... User-agent: Yandex Allow: /
+    // spec: Yandex's robots.txt docs, "# comment1... # comment2... # comment3... User-agent: Yandex Allow: /
     // # same as in the previous example"
     expect(
       yandexAllows('User-agent: *\nDisallow: /\n# comment1...\n# comment2...\n# comment3...\nUser-agent: Yandex\nAllow: /\n', '/x'),
@@ -227,7 +228,7 @@ describe('lines between groups', () => {
   });
 
   it('reads a blank line inside a group as nothing: the group goes on to the next User-agent line', () => {
-    // spec: 001_bbc73aa07f1224b3.txt, "Note. Empty line breaks aren't allowed between the User-agent, Disallow
+    // spec: Yandex's robots.txt docs, "Note. Empty line breaks aren't allowed between the User-agent, Disallow
     // and Allow directives." The document says what authors must not write, not what the robot then does;
     // what it says the robot does is parse "based on the 'User-agent:' substring", so a blank line ends
     // nothing, as in rfc9309 and google (the linter reports such a line).
@@ -237,7 +238,7 @@ describe('lines between groups', () => {
 });
 
 describe('the 32 KB limit', () => {
-  // spec: 001_bbc73aa07f1224b3.txt, "If the file size exceeds 32 KB, the robot assumes it allows everything,
+  // spec: Yandex's robots.txt docs, "If the file size exceeds 32 KB, the robot assumes it allows everything,
   // meaning it is interpreted the same way as: User-agent: Yandex Disallow:"
   const head = 'User-agent: *\nDisallow: /\nSitemap: https://example.com/sitemap.xml\n';
   const padded = (bytes: number): string => head + '#'.repeat(bytes - head.length);

@@ -112,7 +112,7 @@ describe('check against a file', () => {
   });
 
   it('--profile yandex gives a Yandex robot the User-agent: Yandex group and ignores * for it', async () => {
-    // spec: 001_bbc73aa07f1224b3.txt, "If a string User-agent: Yandexis detected, directives for User-agent: * are ignored."
+    // spec: Yandex's robots.txt docs (https://yandex.com/support/webmaster/controlling-robot/robots-txt.html), "If a string User-agent: Yandexis detected, directives for User-agent: * are ignored."
     writeFileSync(join(directory, 'yandex.txt'), 'User-agent: *\nDisallow: /\n\nUser-agent: Yandex\nDisallow: /private/\n');
     const file = join(directory, 'yandex.txt');
     const result = await run(['check', '--profile', 'yandex', '--format', 'jsonl', file, 'YandexImages', '/a', '/private/b']);

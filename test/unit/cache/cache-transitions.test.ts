@@ -3,7 +3,7 @@
  * brought, the time it landed → the next entry. No network and no compiled rules: a file is a plain
  * marker object, and the time is whatever the test says. test/unit/cache/robots-cache.test.ts holds the same rules
  * end to end, against real HTTP servers on 127.0.0.1.
- * spec: RFC 9309 §2.3.1 and §2.4; 003_14cd348ff9b99c23.txt, "Handling HTTP result codes" and "Caching".
+ * spec: RFC 9309 §2.3.1 and §2.4; Google's robots.txt spec (https://developers.google.com/search/docs/crawling-indexing/robots/robots_txt), "Handling HTTP result codes" and "Caching".
  */
 import { describe, expect, it } from 'vitest';
 import { responseMaxAge } from '../../../src/fetch/cache-control.js';

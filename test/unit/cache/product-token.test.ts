@@ -111,7 +111,7 @@ describe('productToken: crawlers that lead with their own product', () => {
 });
 
 describe('productToken: the cut robots.txt applies', () => {
-  // spec: RFC 9309 §2.2.1 (product token: letters, "_" and "-"); 003_14cd348ff9b99c23.txt,
+  // spec: RFC 9309 §2.2.1 (product token: letters, "_" and "-"); Google's robots.txt spec (https://developers.google.com/search/docs/crawling-indexing/robots/robots_txt),
   // "Order of precedence for user-agents" ("googlebot/1.2 ... equivalent to googlebot")
   it('cuts the name to its leading run of letters, "_" and "-"', () => {
     expectToken(['Mozilla/5.0 (compatible; archive.org_bot +http://archive.org/details/archive.org_bot)'], 'archive');
@@ -125,7 +125,7 @@ describe('productToken: the cut robots.txt applies', () => {
     expectToken(['Opera 7.54 [en]', '1.0 (2.0; x86_64)', 'A/1 (B; C/2)'], undefined);
   });
 
-  // spec: 003_14cd348ff9b99c23.txt, "Order of precedence for user-agents" (the user-agent is not case-sensitive)
+  // spec: Google's robots.txt spec, "Order of precedence for user-agents" (the user-agent is not case-sensitive)
   it('finds the token a robots.txt group names, so the group applies to the crawler', () => {
     const robots = parseRobotsTxt('User-agent: archive\nDisallow: /private/\n\nUser-agent: bingbot\nDisallow: /\n');
     const archive = productToken('Mozilla/5.0 (compatible; archive.org_bot +http://archive.org/details/archive.org_bot)');

@@ -101,7 +101,7 @@ describe('verdicts', () => {
     expect(cached.rules?.isAllowed('/private/x')).toBe(false);
   });
 
-  // spec: 003_14cd348ff9b99c23.txt, "Handling HTTP result codes"; RFC 9309 §2.3.1.3, §2.3.1.4
+  // spec: Google's robots.txt spec (https://developers.google.com/search/docs/crawling-indexing/robots/robots_txt), "Handling HTTP result codes"; RFC 9309 §2.3.1.3, §2.3.1.4
   it.each([
     [404, true],
     [401, true],
@@ -148,7 +148,7 @@ describe('verdicts', () => {
 });
 
 describe('origins', () => {
-  // spec: 003_14cd348ff9b99c23.txt, "File location & range of validity": scheme, host and port; default ports; IDN = punycode
+  // spec: Google's robots.txt spec, "File location & range of validity": scheme, host and port; default ports; IDN = punycode
   it.each([
     ['http://example.com:80/a', 'http://example.com'],
     ['https://example.com:443/a?b#c', 'https://example.com'],
@@ -217,7 +217,7 @@ describe('one request per origin', () => {
 });
 
 describe('caching', () => {
-  // spec: 003_14cd348ff9b99c23.txt, caching: "Google may increase or decrease the cache lifetime based on max-age"; RFC 9309 §2.4
+  // spec: Google's robots.txt spec, caching: "Google may increase or decrease the cache lifetime based on max-age"; RFC 9309 §2.4
   it('Cache-Control: max-age is honoured: the copy is used until then, fetched again after', async () => {
     const server = await startServer({ '/robots.txt': text(RULES, 200, { 'cache-control': 'max-age=120' }) });
     const robots = cacheFor();
@@ -342,7 +342,7 @@ describe('allowHost: hosts the crawler refuses', () => {
 });
 
 describe('an unreachable site', () => {
-  // spec: 003_14cd348ff9b99c23.txt, caching: "may be cached longer in situations where refreshing the cached version is not possible"; RFC 9309 §2.4
+  // spec: Google's robots.txt spec, caching: "may be cached longer in situations where refreshing the cached version is not possible"; RFC 9309 §2.4
   it('a refresh that gets a 503 keeps serving the last good copy, marked stale', async () => {
     const server = await startServer({ '/robots.txt': text(RULES, 200, { 'cache-control': 'max-age=120' }) });
     const robots = cacheFor();

@@ -4,7 +4,7 @@
  * it to a reference written the plain way (an object per rule, Array.prototype.sort), on random files, and
  * pin that reusing the arrays never mixes one compile into the next.
  *
- * spec: 003_14cd348ff9b99c23.txt, "Order of precedence for rules" (the most specific match wins: the
+ * spec: Google's robots.txt spec (https://developers.google.com/search/docs/crawling-indexing/robots/robots_txt), "Order of precedence for rules" (the most specific match wins: the
  * longest pattern, an allow on a tie) and docs/design.md#matching (percent-encoding, Google's index.html rule).
  */
 import fc from 'fast-check';

@@ -33,7 +33,7 @@ function allows(result: RobotsFetchResult, path: string): boolean {
 }
 
 describe('status codes', () => {
-  // spec: 003_14cd348ff9b99c23.txt, "Handling HTTP result codes", 2xx; RFC 9309 §2.3.1.1
+  // spec: Google's robots.txt spec (https://developers.google.com/search/docs/crawling-indexing/robots/robots_txt), "Handling HTTP result codes", 2xx; RFC 9309 §2.3.1.1
   it('a 200 is parsed: its rules decide', async () => {
     const server = await startServer({ '/robots.txt': text(RULES) });
     const result = await fetchFrom(server);
@@ -52,7 +52,7 @@ describe('status codes', () => {
     expect(allows(result, '/anything')).toBe(true);
   });
 
-  // spec: 003_14cd348ff9b99c23.txt, "4xx (client errors)": "this includes 401 ... and 403"; RFC 9309 §2.3.1.3
+  // spec: Google's robots.txt spec, "4xx (client errors)": "this includes 401 ... and 403"; RFC 9309 §2.3.1.3
   it.each([404, 401, 403, 410])('a %i means no robots.txt: allow all', async (code) => {
     const server = await startServer({ '/robots.txt': text('User-agent: *\nDisallow: /\n', code) });
     const result = await fetchFrom(server);
@@ -60,7 +60,7 @@ describe('status codes', () => {
     expect(result.robots).toBeUndefined();
   });
 
-  // spec: 003_14cd348ff9b99c23.txt, "5xx (server error)"; RFC 9309 §2.3.1.4
+  // spec: Google's robots.txt spec, "5xx (server error)"; RFC 9309 §2.3.1.4
   it.each([500, 503])('a %i means unreachable: disallow all', async (code) => {
     const server = await startServer({ '/robots.txt': text('User-agent: *\nAllow: /\n', code) });
     expect(await fetchFrom(server)).toMatchObject({ outcome: 'disallow-all', reason: 'server-error', status: code });
@@ -81,7 +81,7 @@ describe('redirects', () => {
     server.route('/final', text(RULES));
   }
 
-  // spec: 003_14cd348ff9b99c23.txt, "3xx (redirection)"; RFC 9309 §2.3.1.2: "at least five consecutive redirects"
+  // spec: Google's robots.txt spec, "3xx (redirection)"; RFC 9309 §2.3.1.2: "at least five consecutive redirects"
   it.each([1, 2, 3, 4, 5])('a chain of %i redirects is followed and the final rules apply', async (count) => {
     const server = await startServer();
     chain(server, count);
@@ -92,7 +92,7 @@ describe('redirects', () => {
     expect(server.requests).toHaveLength(count + 1);
   });
 
-  // spec: 003_14cd348ff9b99c23.txt, "3xx": "then stop and treat it as a 404"
+  // spec: Google's robots.txt spec, "3xx": "then stop and treat it as a 404"
   it('a sixth redirect is not followed: it counts as a 4xx, allow all', async () => {
     const server = await startServer();
     chain(server, MAX_REDIRECTS + 1);
@@ -127,7 +127,7 @@ describe('redirects', () => {
     expect(target.requests[0]?.headers['user-agent']).toBe(UA);
   });
 
-  // spec: 003_14cd348ff9b99c23.txt, "3xx": "until a valid result can be found (or a loop is recognized)"
+  // spec: Google's robots.txt spec, "3xx": "until a valid result can be found (or a loop is recognized)"
   it('a redirect loop is recognised and counts like too many redirects: allow all', async () => {
     const server = await startServer({ '/robots.txt': redirect('/a'), '/a': redirect('/b'), '/b': redirect('/robots.txt') });
     const result = await fetchFrom(server);
@@ -170,7 +170,7 @@ describe('the User-Agent header', () => {
 });
 
 describe('network failures', () => {
-  // spec: 003_14cd348ff9b99c23.txt, "Unsuccessful requests or incomplete data"; RFC 9309 §2.3.1.4
+  // spec: Google's robots.txt spec, "Unsuccessful requests or incomplete data"; RFC 9309 §2.3.1.4
   it('a server that never answers times out: disallow all', async () => {
     const server = await startServer({ '/robots.txt': hang });
     const started = performance.now();
@@ -268,7 +268,7 @@ describe('the body', () => {
     expect(allows(result, '/private/x')).toBe(false);
   });
 
-  // spec: 003_14cd348ff9b99c23.txt, "File format": "if the resulting document is a HTML page, only valid text lines will be taken into account"
+  // spec: Google's robots.txt spec, "File format": "if the resulting document is a HTML page, only valid text lines will be taken into account"
   it('an HTML page served with 200 is parsed like any file: only its valid lines count, and it is flagged', async () => {
     const page =
       '<!DOCTYPE html>\n<html><head><title>Oops</title></head><body>\n<p>Page not found</p>\nUser-agent: *\nDisallow: /secret\n</body></html>\n';

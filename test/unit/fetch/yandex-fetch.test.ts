@@ -20,7 +20,7 @@ describe('fetchRobotsTxt with the yandex profile', () => {
     expect(result.robots?.isAllowed('/private/x', 'YandexImages')).toBe(false);
   });
 
-  // spec: 001_bbc73aa07f1224b3.txt, "If the file is missing, is not a text file, or the robot's request
+  // spec: Yandex's robots.txt docs (https://yandex.com/support/webmaster/controlling-robot/robots-txt.html), "If the file is missing, is not a text file, or the robot's request
   // returns an HTTP status other than 200 OK, the robot assumes that it has unrestricted access to the
   // site's documents."
   it.each([204, 404, 429, 500, 503])('reads a %i as allowing everything, where rfc9309 does not always', async (code) => {
@@ -31,7 +31,7 @@ describe('fetchRobotsTxt with the yandex profile', () => {
     expect(rfc9309.reason).not.toBe('not-200');
   });
 
-  // spec: 001_bbc73aa07f1224b3.txt, "If the file size exceeds 32 KB, the robot assumes it allows everything"
+  // spec: Yandex's robots.txt docs, "If the file size exceeds 32 KB, the robot assumes it allows everything"
   it('reads a 200 over 32 KB as allowing everything', async () => {
     const body = `User-agent: *\nDisallow: /\n${'#'.repeat(40_000)}\n`;
     const server = await startServer({ '/robots.txt': text(body) });

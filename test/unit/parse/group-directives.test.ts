@@ -5,34 +5,34 @@ const ONE_MEGABYTE_OF_DIGITS = '9'.repeat(1 << 20);
 const GARBAGE = '\u0000\uFFFD';
 
 describe('parseCrawlDelay', () => {
-  // spec: 000_edb3e93efc9314fd.txt, "Crawl-delay" ("The value is in seconds.")
+  // spec: Yandex's robots.txt docs (https://yandex.com/support/webmaster/controlling-robot/robots-txt.html), "The Crawl-delay directive" ("the minimum interval (in seconds)")
   it('reads a whole number of seconds', () => {
     expect(parseCrawlDelay('10')).toBe(10);
     expect(parseCrawlDelay('2')).toBe(2);
     expect(parseCrawlDelay('0')).toBe(0);
   });
 
-  // spec: 001_bbc73aa07f1224b3.txt, "The Crawl-delay directive" ("supports fractional values ... such as "0.5"")
+  // spec: Yandex's robots.txt docs, "The Crawl-delay directive" ("supports fractional values ... such as "0.5"")
   it('reads a fractional crawl-delay', () => {
     expect(parseCrawlDelay('0.5')).toBe(0.5);
     expect(parseCrawlDelay('4.5')).toBe(4.5);
     expect(parseCrawlDelay('1.5')).toBe(1.5);
   });
 
-  // spec: 001_bbc73aa07f1224b3.txt, "The Crawl-delay directive" (fractional values)
+  // spec: Yandex's robots.txt docs, "The Crawl-delay directive" (fractional values)
   it('reads a fraction written without its leading zero or with a trailing dot', () => {
     expect(parseCrawlDelay('.5')).toBe(0.5);
     expect(parseCrawlDelay('5.')).toBe(5);
   });
 
-  // spec: 000_edb3e93efc9314fd.txt, "Crawl-delay" ("Syntax: Crawl-delay: <seconds>")
+  // spec: Yandex's robots.txt docs, "The Crawl-delay directive" (a number of seconds)
   it('rejects anything that is not a plain decimal number', () => {
     for (const value of ['-1', '+1', '10s', '1e3', '0x10', 'NaN', 'Infinity', '1,5', '1.2.3', '.', '1 2', 'abc']) {
       expect(parseCrawlDelay(value), value).toBeUndefined();
     }
   });
 
-  // spec: 000_edb3e93efc9314fd.txt, "Crawl-delay" ("The value is in seconds.")
+  // spec: Yandex's robots.txt docs, "The Crawl-delay directive" ("the minimum interval (in seconds)")
   it('rejects empty, binary and oversized values without throwing', () => {
     expect(parseCrawlDelay('')).toBeUndefined();
     expect(parseCrawlDelay(GARBAGE)).toBeUndefined();
