@@ -7,7 +7,7 @@ const libraryEntries = { index: 'src/platform/inline.ts', 'robots-parser': 'src/
 /**
  * robots-parser-wasm: the drop-in as a package of its own, whose main entry is the drop-in, so that an override
  * (npm `overrides`, `pnpm.overrides`, yarn `resolutions`) can put it where robots-parser was. It carries its own
- * build of the engine from these sources, so it installs alone (test/robots-parser-wasm-package.test.ts).
+ * build of the engine from these sources, so it installs alone (test/package/robots-parser-wasm-package.test.ts).
  */
 const dropInPackage = 'packages/robots-parser-wasm';
 const dropInEntry = { index: 'src/platform/robots-parser.ts' };
@@ -27,7 +27,7 @@ export default defineConfig([
     // for splitting without treeshake) rewrote a class field named like an export into an assignment to
     // that export, and CommonJS verdicts changed once the WebAssembly lexer loaded. Rollup also renders an
     // entry whose only export is the default as `module.exports = value`, as robots-parser's own module is.
-    // test/builds.test.ts holds the two builds to one behaviour.
+    // test/package/builds.test.ts holds the two builds to one behaviour.
     splitting: true,
     treeshake: true,
     loader: { '.wasm': 'binary' },

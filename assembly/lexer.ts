@@ -1,7 +1,7 @@
 // The lexer: robots.txt bytes → one record per meaningful line, the hot part of parsing.
 //
 // It does what src/parse/lines.ts and src/parse/records.ts do (they are the reference, and the fallback
-// where WebAssembly cannot run; test/lexer.test.ts holds the two together), but 16 bytes at a time:
+// where WebAssembly cannot run; test/conformance/lexer.test.ts holds the two together), but 16 bytes at a time:
 // most of a real corpus is long lines that hold no record (HTML served as robots.txt, comments), and
 // scanning them byte by byte in JavaScript is what made parsing slow.
 //

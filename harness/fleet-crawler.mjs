@@ -1,5 +1,5 @@
 /**
- * One crawler process of a fleet (test/redis-fleet.test.ts, bench/fleet/run.mjs): its own RobotsCache, with its
+ * One crawler process of a fleet (test/e2e/redis/redis-fleet.test.ts, bench/fleet/run.mjs): its own RobotsCache, with its
  * own Redis connection when the fleet shares a store, asking FleetBot's questions of origins 0 to origins - 1
  * (harness/fleet-sites.mjs) in an order of its own. It prints `ready` once loaded and connected, starts on a
  * `go` line on stdin (so that a fleet starts together), then prints its result as one JSON line.

@@ -1,6 +1,6 @@
 /**
  * Runs a fleet of crawler processes (harness/fleet-crawler.mjs) over the sites of harness/fleet-sites.mjs, for
- * test/redis-fleet.test.ts and bench/fleet/run.mjs: each process loaded and connected first, then all started at
+ * test/e2e/redis/redis-fleet.test.ts and bench/fleet/run.mjs: each process loaded and connected first, then all started at
  * once, each asking every origin in an order of its own.
  *
  * @example

@@ -1,5 +1,5 @@
 /**
- * The sites a fleet of crawlers reads in the fleet test (test/redis-fleet.test.ts) and bench/fleet/run.mjs: origins
+ * The sites a fleet of crawlers reads in the fleet test (test/e2e/redis/redis-fleet.test.ts) and bench/fleet/run.mjs: origins
  * `https://site-<i>.test` that never resolve, all served by one HTTP server on 127.0.0.1 through fleetFetch(),
  * which sends every request there and names the origin asked in a header; the server counts the fetches of
  * each origin. Each origin has its own robots.txt (no file, everything disallowed, a group for every crawler,

@@ -1,5 +1,5 @@
 /**
- * Bun and Deno, the runtimes besides Node that the package is tested on (test/runtimes.test.ts) and timed on
+ * Bun and Deno, the runtimes besides Node that the package is tested on (test/e2e/runtimes/runtimes.test.ts) and timed on
  * (bench/runtimes/run.mjs): where they are installed, how each runs a script, and what each must not do on its
  * own. Plain JavaScript typed in JSDoc, so that the benchmark runs on plain Node; test/support/runtime.ts adds
  * the tests' rule for a machine without them.

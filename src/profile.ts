@@ -106,7 +106,7 @@ export const YANDEX_FAMILY = 'yandex';
 /**
  * Yandex's reading. Where its documentation is silent, rfc9309's: URLs normalized like patterns, and
  * `/robots.txt` always allowed. Not Google's index.html rule, which rfc9309 here follows as a tolerance
- * and Yandex's documentation does not state (test/yandex-corpus.test.ts counts the files it changes).
+ * and Yandex's documentation does not state (test/conformance/yandex-corpus.test.ts counts the files it changes).
  */
 const yandex: PublicProfile = {
   name: 'yandex',

@@ -1,6 +1,6 @@
 /**
  * `npm run bench:fleet`: a fleet of crawler processes sharing robots.txt through Redis (robotstxt-wasm/redis), in
- * the fleet test's shape (test/redis-fleet.test.ts): N processes (1, 2 and 4 by default), each with its own
+ * the fleet test's shape (test/e2e/redis/redis-fleet.test.ts): N processes (1, 2 and 4 by default), each with its own
  * RobotsCache and Redis connection, ask FleetBot's three questions of every origin in orders of their own, all
  * origins served by one HTTP server on 127.0.0.1 (harness/fleet-sites.mjs); the same fleet again without the store,
  * each process fetching for itself. Reported: fetches per origin across the fleet, checks/s (all processes' checks

@@ -8,7 +8,7 @@
  * (percentNormalizeInto), the same `…/$` added by Google's index.html rule, ranked by the same priorityOf,
  * matched by the TypeScript matcher's matchesPattern, on the path its pathForRules prepares. Only the verdict
  * is answered: which of two equal rules decided does not change it, so repeats need no removing.
- * test/tiers.test.ts holds this tier to the compiled ones on the corpus, and test/differential.test.ts on random
+ * test/conformance/tiers.test.ts holds this tier to the compiled ones on the corpus, and test/conformance/differential.test.ts on random
  * files and URLs (the compiled tiers being held there to the reference executor and the oracle).
  */
 import { canMatch, indexPageDirectoryLength, priorityOf, writeIndexPageDirectory } from '../compile/rules.js';

@@ -4,7 +4,7 @@
  * UTF-8 write is native code (Node, Bun), it encodes into a given offset and returns a number; elsewhere
  * (Deno, whose Buffer is written in JavaScript and costs several times the loop; browsers; workerd, where
  * TextEncoder.encodeInto returns an object and is slow) the loop below writes by hand.
- * Every writer writes what TextEncoder writes: a lone surrogate as U+FFFD (test/utf8-writer.test.ts).
+ * Every writer writes what TextEncoder writes: a lone surrogate as U+FFFD (test/unit/engine/utf8-writer.test.ts).
  */
 
 /** Writes `text` as UTF-8 at `at`, within `capacity` bytes (the caller reserves 3 per UTF-16 unit); returns the bytes written. */

@@ -2,7 +2,7 @@
  * The API reference builds: TypeDoc (typedoc.json, what `npm run docs:api` runs) writes it into a temporary
  * directory and exits 0, which with `treatWarningsAsErrors` means no warning at all (an exported name or member
  * without documentation, a type the API names but no entry exports, a broken `{@link}`). Every name each entry
- * exports has its page, and the main calls' pages show their examples (test/doc-examples.test.ts runs them).
+ * exports has its page, and the main calls' pages show their examples (test/docs/doc-examples.test.ts runs them).
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';

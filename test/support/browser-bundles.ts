@@ -1,5 +1,5 @@
 /**
- * The browser suite's app (test/browser/app.js) bundled as a user's project bundles it: a folder holding the
+ * The browser suite's app (test/e2e/browser/app.js) bundled as a user's project bundles it: a folder holding the
  * app, an index.html and `node_modules/robotstxt-wasm` (a link to this package, so the bundlers resolve it by
  * its name and its "exports", from the built dist/), then esbuild through its JS API and a Vite production
  * build, each into a folder of its own.
@@ -12,7 +12,7 @@ import { build as esbuild } from 'esbuild';
 import { build as viteBuild } from 'vite';
 
 const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-export const APP_SOURCE = fileURLToPath(new URL('../browser/app.js', import.meta.url));
+export const APP_SOURCE = fileURLToPath(new URL('../e2e/browser/app.js', import.meta.url));
 
 /** A page that runs the module at `src`, after `head` (an import map, for the page without a bundler). */
 export function pageHtml(src: string, head = ''): string {

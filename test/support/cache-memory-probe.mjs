@@ -1,6 +1,6 @@
 /**
  * Measures what one cached origin costs in RobotsCache for robots.txt files of hostile shapes: the JS memory
- * it holds (heap and array buffers), and apart from it the WebAssembly memory its resident rules take. Run by test/cache-memory.test.ts (and usable by hand) as
+ * it holds (heap and array buffers), and apart from it the WebAssembly memory its resident rules take. Run by test/unit/cache/cache-memory.test.ts (and usable by hand) as
  * `node --expose-gc test/support/cache-memory-probe.mjs SHAPE ORIGINS`; prints one JSON line.
  * Every body is served by a real HTTP server on 127.0.0.1 (one per origin). bench/hostile-memory/run.mjs runs
  * it too, on another build when ROBOTS_DIST names its dist/index.js (an older build: no stats() or clear()).

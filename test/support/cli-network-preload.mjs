@@ -1,7 +1,7 @@
 /**
  * Preloaded (`node --import`) into the command by test/support/cli.ts's runOnTestNetwork(), for the tests of
- * where the command's fetches may go (test/cli-hosts.test.ts), and into the Crawlee crawlers of
- * test/crawlee-robots-parser.test.ts and test/crawlee-example.test.ts (an empty table: they use IP addresses):
+ * where the command's fetches may go (test/e2e/cli/cli-hosts.test.ts), and into the Crawlee crawlers of
+ * test/e2e/crawlee/crawlee-robots-parser.test.ts and test/e2e/crawlee/crawlee-example.test.ts (an empty table: they use IP addresses):
  * - DNS answers from a table: ROBOTSTXT_TEST_DNS, `name=address[,address…]` entries separated by spaces.
  *   dns.lookup answers from it (a name not in it fails as ENOTFOUND), so no query ever leaves the process.
  * - Every socket stays on the loopback interface (loopback-sockets.mjs), and every attempt is written to

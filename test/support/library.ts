@@ -2,7 +2,7 @@
  * The library as the behaviour suites load it: the TypeScript source, or a built package through its
  * exports as users load it (`import 'robotstxt-wasm'` for ESM, `require('robotstxt-wasm')` for CommonJS).
  * vitest.config.ts runs the behaviour suites once per build, naming it in ROBOTSTXT_BUILD, so that a build
- * step that changes a meaning (issue 18: a CommonJS transform did) fails the same assertions as a bug in
+ * step that changes a meaning (a CommonJS transform once did) fails the same assertions as a bug in
  * the source would.
  *
  * The matcher is the other dimension: ROBOTSTXT_MATCHER=typescript (vitest.config.ts's project

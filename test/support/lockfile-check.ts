@@ -1,6 +1,6 @@
 /**
  * Reads package-lock.json the way a clean `npm ci` needs it, offline, and lists what would break it or leave a
- * contributor on another platform without a package (issue 18: hand-added entries without a version made
+ * contributor on another platform without a package (it happened: hand-added entries without a version made
  * every `npm ci` fail with "Invalid Version"; a lock written on one platform drops the others' optional
  * packages, which `npm ci` there then refuses as out of sync).
  */

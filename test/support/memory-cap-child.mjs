@@ -1,5 +1,5 @@
 /**
- * Run by test/wasm-memory.test.ts in a child `node --wasm-max-mem-pages=…`, so that WebAssembly memory
+ * Run by test/unit/engine/wasm-memory.test.ts in a child `node --wasm-max-mem-pages=…`, so that WebAssembly memory
  * cannot grow past a cap: one way of running out of memory (argv[3]), then the same checks after it.
  * Prints what it saw as one line of JSON; the test decides whether that is right.
  *

@@ -1,7 +1,7 @@
 /**
  * A RobotsStore within one process, for the shared tier's tests: what a Redis does (values with lifetimes,
  * leases taken only when free and given back only by their holder), with every call recorded and faults on
- * demand (each call rejects, or never settles). test/redis-store.test.ts holds the same behaviour against a
+ * demand (each call rejects, or never settles). test/e2e/redis/redis-store.test.ts holds the same behaviour against a
  * real server. Lifetimes run on real time plus `skew`, which a test moves to end them at once.
  */
 import type { RobotsStore } from '../../src/cache/robots-store.js';

@@ -1,5 +1,5 @@
 /**
- * One process of the order-independence test (test/order-independence.test.ts): loads one build of the
+ * One process of the order-independence test (test/conformance/order-independence.test.ts): loads one build of the
  * package the way users load it (and the drop-in's entry only when a question needs it), picks a matcher
  * before anything else runs, then asks the questions it is given in the order it is given them, and prints
  * every answer as JSON.

@@ -1,7 +1,7 @@
 /**
  * Sites on 127.0.0.1 whose robots.txt fetches come to every outcome `filter --fetch` tells apart, for the
- * tests of those outcomes (test/cli-filter-outcomes.test.ts) and of saving and replaying them
- * (test/cli-filter-replay.test.ts). Run the command on the test network (runOnTestNetwork) with `dns`.
+ * tests of those outcomes (test/e2e/cli/cli-filter-outcomes.test.ts) and of saving and replaying them
+ * (test/e2e/cli/cli-filter-replay.test.ts). Run the command on the test network (runOnTestNetwork) with `dns`.
  */
 import { readFileSync } from 'node:fs';
 import { closedPort, hang, redirect, startServer, status, text, type TestServer } from './http-server.js';

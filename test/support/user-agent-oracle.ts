@@ -6,7 +6,7 @@
  *
  * The word rule here knows only VOCABULARY's browser words: headers for the differential are built from
  * VOCABULARY alone, which forms no language tag (`en-US`), no `rv:` and no other browser, engine or platform
- * name (those rules are pinned by test/product-token.test.ts).
+ * name (those rules are pinned by test/unit/cache/product-token.test.ts).
  */
 import fc from 'fast-check';
 import { DEFAULT_READINGS, pathReadings } from '../../examples/worker/src/readings.js';

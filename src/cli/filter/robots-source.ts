@@ -3,7 +3,7 @@
  * of one file per host, one file for every URL, or files fetched from the sites (handed over by the main
  * thread, src/cli/filter/fetch-source.ts). Each thread compiles a host's file once and keeps its rules in an
  * LRU bounded in bytes, so that memory stays flat however many hosts a log names. What an entry counts is
- * what it keeps alive (test/cli-memory.test.ts): the compiled rules as AgentRules.bytesHeld counts them (the
+ * what it keeps alive (test/unit/cli/cli-memory.test.ts): the compiled rules as AgentRules.bytesHeld counts them (the
  * file is read into a reused buffer and kept, where the rules keep any of it, as an exact-size copy), and
  * the objects around them.
  *
@@ -92,7 +92,7 @@ const MISSING_ENTRY_BYTES = 128;
 /**
  * Bytes counted besides bytesHeld for a host's compiled rules: the objects that hold them (AgentRules, the
  * matcher's ruleset, their residency, the entry) and their block's overhead in WebAssembly memory. Measured
- * (test/cli-memory.test.ts): for a typical file they are most of what a host costs, about 1.5 KB in all.
+ * (test/unit/cli/cli-memory.test.ts): for a typical file they are most of what a host costs, about 1.5 KB in all.
  */
 const RULES_ENTRY_BYTES = 950;
 
@@ -229,7 +229,7 @@ export class DirectorySource implements RobotsSource {
   /** Whether the folder holds any fetch record (a --save-dir folder): if not, no host's is looked for. */
   private readonly hasRecords: boolean;
 
-  /** @internal What the cached rules keep alive, by the LRU's count (test/cli-memory.test.ts holds it to what the process holds). */
+  /** @internal What the cached rules keep alive, by the LRU's count (test/unit/cli/cli-memory.test.ts holds it to what the process holds). */
   get bytesHeld(): number {
     return this.cache.bytesHeld;
   }

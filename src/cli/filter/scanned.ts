@@ -6,7 +6,7 @@
  * (readUrlField) to find the host's rules, the scanner is taught the authority, and it decides the line
  * itself; any other line is read and decided here exactly as decideBatch decides it (the string API). So
  * the scanner's verdicts are the string API's, and its output byte for byte decideBatch's
- * (test/line-scanner.test.ts).
+ * (test/unit/cli/line-scanner.test.ts).
  *
  * The scanner's table of hosts lives across batches (one per thread, for this thread's source of rules), so
  * a host is looked up and taught once, not once a batch: a batch names the hosts it taught. It holds
