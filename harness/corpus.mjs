@@ -1,7 +1,7 @@
 /**
- * The real-world corpus (4,231 robots.txt files as sites served them, `shared/corpus/README.md` beside the
- * repository), found the same way by every test and benchmark: `ROBOTS_CORPUS` when set and not empty, else
- * `../shared/corpus/robots` beside the repository. This is the one place that rule lives: the tests' helper
+ * The real-world corpus (4,231 robots.txt files as sites served them, with a README of its own), found the same
+ * way by every test and benchmark: `ROBOTS_CORPUS` when set and not empty, else the corpus folder beside the
+ * repository (DEFAULT_DIRECTORY below). This is the one place that rule lives: the tests' helper
  * (test/support/corpus.ts) imports it and adds what needs vitest. It is plain JavaScript, typed in JSDoc, so that
  * the benchmarks run on plain Node.
  *
