@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { connectRedis, countRoundTrips } from './redis-clients.mjs';
 import { FLEET_USER_AGENT, fleetFetch, originOf, pathsOf } from './fleet-sites.mjs';
+import { mulberry32 } from './random.mjs';
 
 /**
  * @typedef {object} CrawlerConfig
@@ -34,14 +35,7 @@ import { FLEET_USER_AGENT, fleetFetch, originOf, pathsOf } from './fleet-sites.m
 
 /** A shuffle of 0 to count - 1, the same for the same seed (mulberry32). @param {number} count @param {number} seed */
 function shuffled(count, seed) {
-  let state = seed >>> 0;
-  const random = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
+  const random = mulberry32(seed);
   const order = Array.from({ length: count }, (_, i) => i);
   for (let i = count - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));

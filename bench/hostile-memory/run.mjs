@@ -7,7 +7,7 @@
  *   node bench/hostile-memory/run.mjs --parse-only         the parse times alone
  *
  * Prints markdown: parse time per line kind against Disallow lines of the same size (500 KB each, in a
- * group; the fastest of 15 interleaved runs), memory per cached origin in RobotsCache (test/support/cache-memory-probe.mjs,
+ * group; the fastest of 15 interleaved runs), memory per cached origin in RobotsCache (harness/cache-memory-probe.mjs,
  * JS heap and WebAssembly together, --expose-gc), WebAssembly bytes in use after a 10 MB URL, and the
  * allocator under fragmentation (bench/hostile-memory/allocator-fragmentation.mjs).
  */
@@ -21,7 +21,7 @@ const dist =
   distArgument > 0 ? resolve(process.argv[distArgument + 1] ?? '') : fileURLToPath(new URL('../../dist/index.js', import.meta.url));
 /** @type {typeof import('../../src/index.js')} */
 const library = await import(pathToFileURL(dist).href);
-const PROBE = fileURLToPath(new URL('../../test/support/cache-memory-probe.mjs', import.meta.url));
+const PROBE = fileURLToPath(new URL('../../harness/cache-memory-probe.mjs', import.meta.url));
 const FRAGMENTATION = fileURLToPath(new URL('./allocator-fragmentation.mjs', import.meta.url));
 const SIZE = 512_000;
 

@@ -17,23 +17,18 @@ import {
 } from '../support/library.js';
 // The parser's line limit is internal: the source's constant, the same number in every build.
 import { MAX_LINE_BYTES } from '../../src/parse/lines.js';
+import { mulberry32 } from '../../harness/random.mjs';
 
 const TIMEOUT = { timeout: 10_000 };
 const PROFILES: readonly ProfileName[] = ['rfc9309', 'google'];
 const MATCHERS: readonly BackendKind[] = ['wasm', 'typescript'];
 const MEGABYTE = 1 << 20;
 
-/** A fixed-seed generator (mulberry32), so the "random" input is the same on every run. */
+/** Bytes from the seeded generator, so the "random" input is the same on every run: each the low byte of one draw. */
 function randomBytes(length: number, seed: number): Uint8Array {
+  const next = mulberry32(seed);
   const bytes = new Uint8Array(length);
-  let state = seed >>> 0;
-  for (let i = 0; i < length; i++) {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    bytes[i] = ((t ^ (t >>> 14)) >>> 0) & 0xff;
-  }
+  for (let i = 0; i < length; i++) bytes[i] = (next() * 2 ** 32) & 0xff;
   return bytes;
 }
 

@@ -22,6 +22,7 @@ import { BYTECODE_MAGIC, RULE_HAS_WILDCARD } from '../../src/layout.js';
 import { profileNamed } from '../../src/profile.js';
 import { parseRobotsTxt, setMatcher, type RobotsTxt } from '../../src/platform/inline.js';
 import { compileRuleLines, patternList, patternsOf } from '../support/pattern-list.js';
+import { mulberry32 as random } from '../../harness/random.mjs';
 
 const wasmModule = new WebAssembly.Module(readFileSync(new URL('../../build/matcher.wasm', import.meta.url)));
 const encoder = new TextEncoder();
@@ -59,18 +60,6 @@ function url(length: number, fill: string, tail = ''): string {
 /** Distinct five-byte tokens for the out-of-order shape. */
 function token(i: number): string {
   return `x${i.toString(36).padStart(3, '0')}-`;
-}
-
-/** A fixed-seed generator (mulberry32): the same files on every run. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function sharedPiecesShape(): Shape {

@@ -1,7 +1,7 @@
 /**
  * What `robotstxt filter` keeps per host (src/cli/filter/robots-source.ts): each thread keeps the hosts' rules
  * in an LRU bounded by `--cache-mb`, so the bound is only as good as the LRU's count. Held here to what the
- * process really holds for files of hostile shapes (test/support/hostile-shapes.mjs, 500 KB each), as
+ * process really holds for files of hostile shapes (harness/hostile-shapes.mjs, 500 KB each), as
  * test/unit/cache/cache-memory.test.ts does for RobotsCache: the JS heap and array buffers, and the WebAssembly memory
  * the compiled rules take, measured with garbage collection forced, against the LRU's bytesHeld; and for a
  * typical small file over many hosts, where the objects around the rules are most of the cost. Once,
@@ -17,7 +17,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { readFilterOptions } from '../../../src/cli/filter/options.js';
 import { DirectorySource } from '../../../src/cli/filter/robots-source.js';
 import { matcherInfo } from '../../../src/index.js';
-import { SHAPES } from '../../support/hostile-shapes.mjs';
+import { SHAPES } from '../../../harness/hostile-shapes.mjs';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;

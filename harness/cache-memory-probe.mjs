@@ -1,7 +1,7 @@
 /**
  * Measures what one cached origin costs in RobotsCache for robots.txt files of hostile shapes: the JS memory
  * it holds (heap and array buffers), and apart from it the WebAssembly memory its resident rules take. Run by test/unit/cache/cache-memory.test.ts (and usable by hand) as
- * `node --expose-gc test/support/cache-memory-probe.mjs SHAPE ORIGINS`; prints one JSON line.
+ * `node --expose-gc harness/cache-memory-probe.mjs SHAPE ORIGINS`; prints one JSON line.
  * Every body is served by a real HTTP server on 127.0.0.1 (one per origin). bench/hostile-memory/run.mjs runs
  * it too, on another build when ROBOTS_DIST names its dist/index.js (an older build: no stats() or clear()).
  */
@@ -9,7 +9,7 @@ import { createServer } from 'node:http';
 import { pathToFileURL } from 'node:url';
 import { SHAPES } from './hostile-shapes.mjs';
 
-const entry = process.env.ROBOTS_DIST ? pathToFileURL(process.env.ROBOTS_DIST).href : new URL('../../dist/index.js', import.meta.url).href;
+const entry = process.env.ROBOTS_DIST ? pathToFileURL(process.env.ROBOTS_DIST).href : new URL('../dist/index.js', import.meta.url).href;
 const { RobotsCache, matcherInfo } = await import(entry);
 
 const [shape = 'many groups', originsArgument = '8'] = process.argv.slice(2);
@@ -28,10 +28,12 @@ const servers = await Promise.all(
     return server;
   }),
 );
-const urls = servers.map((server) => `http://127.0.0.1:${server.address().port}/page`);
+const urls = servers.map((server) => `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}/page`);
 
 function settle() {
-  for (let i = 0; i < 4; i++) globalThis.gc();
+  const { gc } = globalThis;
+  if (gc === undefined) throw new Error('run with node --expose-gc');
+  for (let i = 0; i < 4; i++) gc();
 }
 function measure() {
   settle();

@@ -1,6 +1,6 @@
 /**
  * robots.txt files of hostile shapes, about 500 KB each, for the tests that hold what a kept file costs to
- * what its holder counts: RobotsCache (test/support/cache-memory-probe.mjs) and the rules LRU of
+ * what its holder counts: RobotsCache (harness/cache-memory-probe.mjs) and the rules LRU of
  * `robotstxt filter` (test/unit/cli/cli-memory.test.ts).
  */
 const SIZE = 500 * 1024;
