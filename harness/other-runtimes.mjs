@@ -63,7 +63,7 @@ export function scriptCommand(name, path, script, args, permissions = {}) {
 }
 
 /**
- * The version of `name` that .ci/tools/package.json pins: the one .ci/run installs and the README lists.
+ * The version of `name` that .ci/tools/package.json pins: the one .ci/run installs and docs/runtimes.md lists.
  * @param {RuntimeName} name
  * @returns {string}
  */

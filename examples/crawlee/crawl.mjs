@@ -46,7 +46,7 @@ export async function crawl(startUrls, { userAgent = USER_AGENT, maxRequests = 2
     // A fleet of crawler processes shares one fetch per origin through Redis: create the client once, then
     //   import { redisStore } from 'robotstxt-wasm/redis';
     //   store: redisStore(client),
-    // here (README, "A fleet of crawlers").
+    // here (docs/fleet.md).
   });
 
   const crawled = [];

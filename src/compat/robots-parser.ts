@@ -7,7 +7,7 @@
  * Each agent's rules are compiled once, when first asked, and matched by the WebAssembly matcher on the
  * URL's path and query with `%xx` upper-cased, as robots-parser matches them.
  *
- * Where this answers differently from robots-parser, on purpose, is listed in the README's migration section.
+ * Where this answers differently from robots-parser, on purpose, is listed in docs/migrating.md.
  */
 import { currentRecordReader } from '../engine/active-backend.js';
 import { readRecords } from '../parse/records.js';
@@ -216,7 +216,7 @@ class CompatRobots implements Robot {
       const parts = urlParts(url);
       const origin = this.origin;
       // A URL that cannot be parsed is of no origin. (robots-parser finds it of the origin of a robots.txt
-      // URL that cannot be parsed either, and then throws a TypeError of its own: see the README.)
+      // URL that cannot be parsed either, and then throws a TypeError of its own: see docs/migrating.md.)
       if (parts === UNPARSED) return undefined;
       if (parts.protocol !== origin.protocol || parts.hostname !== origin.hostname || parts.port !== origin.port) return undefined;
       path = parts.path;

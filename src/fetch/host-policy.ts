@@ -249,7 +249,7 @@ function hostnameOf(url: string | URLInput): string | undefined {
  * an IP address: a check that cannot read its input refuses it.
  *
  * Use it in the DNS lookup of a crawler's own fetch, where it sees the address the socket connects to
- * (README.md, "Hosts a crawler must not reach").
+ * (docs/crawling.md, "Hosts a crawler must not reach").
  *
  * @example
  * import { isPublicAddress } from 'robotstxt-wasm';
