@@ -15,14 +15,14 @@
  * suites' full runs, so its figures are rougher than theirs (the sections below the headline). It builds
  * nothing: the npm script builds dist/ first. Without the corpus it prints a note and exits 0.
  */
-import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { existsSync, rmSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { corpusDirectory, expectedDirectory } from '../../harness/corpus.mjs';
 import { peerVersion } from '../lib/engines/engine.mjs';
 import { describeMachine, machine } from '../lib/machine.mjs';
+import { snapshotDist } from '../lib/dist-snapshot.mjs';
 import { median } from '../lib/median.mjs';
 import { RESULTS, writeHeadline } from '../lib/results.mjs';
 import { step } from '../lib/worker-step.mjs';
@@ -223,14 +223,8 @@ function main() {
     process.exitCode = 1;
     return;
   }
-  const dir = mkdtempSync(join(tmpdir(), 'robotstxt-headline-'));
+  const { dir, build } = snapshotDist(ROOT, 'robotstxt-headline-');
   try {
-    // A snapshot of the build: dist/ may be rebuilt while the benchmark runs, and a run must measure one build.
-    cpSync(join(ROOT, 'dist'), join(dir, 'dist'), { recursive: true });
-    const build = createHash('sha256')
-      .update(readFileSync(join(dir, 'dist', 'index.js')))
-      .digest('hex')
-      .slice(0, 12);
     log(`building the workloads from ${corpusDirectory()} …`);
     /** @type {Prepared} */
     const prepared = step(['prepare', dir]);

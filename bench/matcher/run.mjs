@@ -11,15 +11,15 @@
  * bench/lib/engines/); runs are interleaved (run 1 of every task, then run 2 of every task, …) so that a slow
  * spell of the machine hits all engines alike, and the report gives the median across runs.
  */
-import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { corpusDirectory, expectedDirectory } from '../../harness/corpus.mjs';
 import { WORKLOADS } from '../lib/engines/engine.mjs';
 import { ENGINES } from '../lib/engines/index.mjs';
 import { machine } from '../lib/machine.mjs';
+import { snapshotDist } from '../lib/dist-snapshot.mjs';
 import { megabytes, rate } from '../lib/format.mjs';
 import { render, TITLE } from './report.mjs';
 import { RESULTS, writeSection } from '../lib/results.mjs';
@@ -116,14 +116,8 @@ function main() {
     process.exitCode = 1;
     return;
   }
-  const dir = mkdtempSync(join(tmpdir(), 'robotstxt-bench-'));
+  const { dir, build } = snapshotDist(ROOT, 'robotstxt-bench-');
   try {
-    // A snapshot of the build: dist/ may be rebuilt while the benchmark runs, and a run must measure one build.
-    cpSync(join(ROOT, 'dist'), join(dir, 'dist'), { recursive: true });
-    const build = createHash('sha256')
-      .update(readFileSync(join(dir, 'dist', 'index.js')))
-      .digest('hex')
-      .slice(0, 12);
     const prepared = prepare(dir);
     const { agreement, disagreements } = checkAgreement(dir);
     const samples = timeAll(dir);
