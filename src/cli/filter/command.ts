@@ -38,7 +38,7 @@ Robots files:
                          (lower case, punycode, no trailing dot), shared by http and https; a port other
                          than the scheme's default is added as _PORT (example.com_8080); for a default
                          port, host_443 or host_80 is found too; other bytes than a-z 0-9 . - _ are
-                         written %xx, and names past 200 bytes end in %% and a hash (see the README).
+                         written %xx, and names past 200 bytes end in %% and a hash (see docs/cli.md).
                          A file that cannot be read (EACCES, ELOOP) is a note: its host's lines are
                          disallowed, reason unreachable. A fetch record beside a file (NAME%outcome.json,
                          written by --save-dir) says what the host's fetch came to, and is read first
