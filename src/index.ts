@@ -13,6 +13,9 @@
  */
 export { parseRobotsTxt, RobotsTxt, DEFAULT_MAX_BYTES, type ForAgentOptions, type ParseOptions } from './api/robots-txt.js';
 export { AgentRules, RulesDisposedError, type Explanation, type RuleInfo } from './api/agent-rules.js';
+export type { UsagePreferences } from './usage/usage-rules.js';
+export type { UsageStatement } from './usage/usage-record.js';
+export type { UsagePreference, UsagePurpose, UsageReading, UsageSource } from './usage/statement.js';
 export { init, matcherInfo, setMatcher, type MatcherInfo } from './engine/active-backend.js';
 export type { BackendKind } from './engine/backend.js';
 export type { ProfileName } from './profile.js';

@@ -11,6 +11,8 @@ import type { Profile } from '../profile.js';
 import { weakRef, type WeakHold } from '../engine/weak-ref.js';
 import { isUrlObject, type URLInput } from './web-types.js';
 import { recordsAllow } from '../engine/record-matcher.js';
+import type { UsageRecord } from '../usage/usage-record.js';
+import { NO_PREFERENCES, UsageRules, type UsagePreferences } from '../usage/usage-rules.js';
 
 /** Why a URL is allowed or not. */
 export interface Explanation {
@@ -138,6 +140,10 @@ export class AgentRules {
   private recordChecksLeft: number;
   /** Checks the scan tier still answers before the indexes are written; -1 once indexed. */
   private scanChecksLeft = -1;
+  /** The groups' Content-Usage and Content-Signal lines, in file order; undefined when they have none. */
+  private readonly usageRecords: readonly UsageRecord[] | undefined;
+  /** The usage lines compiled, with the rules (compile()). */
+  private usageRules: UsageRules | undefined;
 
   /**
    * @internal Use RobotsTxt.forAgent(). `records` holds the rules of the selection's groups alone, in
@@ -151,6 +157,8 @@ export class AgentRules {
     this.profile = profile;
     this.backend = backend;
     this.records = records;
+    const usage = selection.groups.flatMap((group) => group.usage ?? []);
+    this.usageRecords = usage.length > 0 ? usage : undefined;
     this.recordChecksLeft = RECORD_CHECKS;
     if (options.indexed === true) this.compile(true);
   }
@@ -169,6 +177,7 @@ export class AgentRules {
     this.recordChecksLeft = 0;
     const ruleset = this.backend.load(bytecode);
     this.ruleset = ruleset;
+    if (this.usageRecords !== undefined) this.usageRules = new UsageRules(this.usageRecords, this.profile, this.backend);
     if (this.table !== undefined) this.records = undefined;
     return ruleset;
   }
@@ -254,7 +263,7 @@ export class AgentRules {
   /** Bytes the compiled rules occupy in the matcher's memory: 0 while they are not compiled (tier `'uncompiled'`). */
   get byteLength(): number {
     this.checkLive();
-    return this.ruleset?.byteLength ?? 0;
+    return (this.ruleset?.byteLength ?? 0) + (this.usageRules?.byteLength ?? 0);
   }
 
   /**
@@ -313,6 +322,36 @@ export class AgentRules {
     if (index < 0) return { allowed: true, line: 0 };
     const { kind, pattern, line } = this.ruleTable().describe(index);
     return { allowed: kind === 'allow', line, rule: { kind, pattern } };
+  }
+
+  /**
+   * What the site says the content at `url` may be used for, once fetched: `null` when the URL may not be
+   * crawled (isAllowed() is false: a disallowed path has no preferences, draft-ietf-aipref-attach-05
+   * §3.1), else a preference per purpose, each `'allow'`, `'disallow'` or `'unknown'`, and the lines that
+   * decided. `'train-ai'` combines Content-Usage `train-ai` and Content-Signal `ai-train`, `search` both
+   * sources' `search`, `'ai-input'` is Content-Signal's `ai-input`; a disallow anywhere wins, then an allow
+   * (draft-ietf-aipref-vocab-07 §5.1). Within each source the longest matching path decides, as for Allow
+   * and Disallow; a line without a path applies to every path. `url` as for isAllowed(). The answer is
+   * frozen, and the same object for every URL the same lines decide.
+   *
+   * @example
+   * const rules = parseRobotsTxt(
+   *   'User-agent: *\nDisallow: /private/\nContent-Usage: train-ai=n\nContent-Usage: /open/ train-ai=y\nContent-Signal: search=yes\n',
+   * ).forAgent('ExampleBot');
+   * rules.usage('/page')?.['train-ai']; // 'disallow'
+   * rules.usage('/open/page')?.['train-ai']; // 'allow'
+   * rules.usage('/page')?.search; // 'allow'
+   * rules.usage('/page')?.['ai-input']; // 'unknown'
+   * rules.usage('/private/x'); // null
+   */
+  usage(url: string | URLInput): UsagePreferences | null {
+    // Files without usage lines (almost all) pay one verdict, through every tier.
+    if (this.usageRecords === undefined) return this.isAllowed(url) ? NO_PREFERENCES : null;
+    const isPath = typeof url !== 'string';
+    const input = isPath ? requestPath(url) : url;
+    const flags = isPath ? QUERY_PATH : QUERY_URL;
+    if (this.forChecks(1).query(input, flags | QUERY_VERDICT_ONLY) !== 1) return null;
+    return (this.usageRules as UsageRules).answer(input, flags);
   }
 
   /**
@@ -406,6 +445,8 @@ export class AgentRules {
     this.recordChecksLeft = 0;
     this.ruleset?.free();
     this.ruleset = undefined;
+    this.usageRules?.free();
+    this.usageRules = undefined;
   }
   /** dispose(), for `using`: `using rules = robots.forAgent('ExampleBot');` frees them at the end of the block. */
   [disposeKey](): void {

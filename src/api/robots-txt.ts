@@ -14,6 +14,7 @@ import type { RuleRecords } from '../parse/rule-records.js';
 import { selectGroups, type Selection } from '../parse/select.js';
 import { profileNamed, type Profile, type ProfileName, type PublicProfile } from '../profile.js';
 import type { URLInput } from './web-types.js';
+import type { UsagePreferences } from '../usage/usage-rules.js';
 
 /** Options of parseRobotsTxt(). */
 export interface ParseOptions {
@@ -132,6 +133,14 @@ export class RobotsTxt {
     return this.parsed().sitemaps;
   }
 
+  /**
+   * Every `License:` URL (a machine-readable licence for the site's content, RSL 1.0), absolute, in file
+   * order, without duplicates; a relative or invalid one is left out and reported in `diagnostics`.
+   */
+  get licenses(): readonly string[] {
+    return this.parsed().licenses;
+  }
+
   /** Yandex `Host:` (the first valid one), if any. */
   get host(): string | undefined {
     return this.parsed().host;
@@ -150,10 +159,11 @@ export class RobotsTxt {
   /** The user-agent groups as parsed. */
   get groups(): readonly Group[] {
     const { groups, rules } = this.parsed();
-    this.groupObjects ??= groups.map(({ agents, firstRule, endRule, ...extensions }) => ({
+    this.groupObjects ??= groups.map(({ agents, firstRule, endRule, usage, ...extensions }) => ({
       agents,
       rules: rules.ruleLines(firstRule, endRule),
       ...extensions,
+      ...(usage === undefined ? {} : { usage: usage.map((record) => record.statement) }),
     }));
     return this.groupObjects;
   }
@@ -251,6 +261,19 @@ export class RobotsTxt {
    */
   isAllowed(url: string | URLInput, agent: string): boolean {
     return this.forAgent(agent).isAllowed(url);
+  }
+
+  /**
+   * What `agent` may do with the content at `url`, besides fetching it: AgentRules.usage() of the agent's
+   * rules, compiled on first use and kept.
+   *
+   * @example
+   * const robots = parseRobotsTxt('User-agent: *\nDisallow: /private/\nContent-Usage: train-ai=n\n');
+   * robots.usage('https://example.com/page', 'ExampleBot')?.['train-ai']; // 'disallow'
+   * robots.usage('https://example.com/private/x', 'ExampleBot'); // null
+   */
+  usage(url: string | URLInput, agent: string): UsagePreferences | null {
+    return this.forAgent(agent).usage(url);
   }
 
   /**

@@ -18,6 +18,7 @@ import { locateUrl, type RobotsLocation } from '../fetch/origin.js';
 import type { RobotsFetchResult } from '../fetch/outcome.js';
 import { parseFetchedRobotsTxt, type RobotsTxt } from '../api/robots-txt.js';
 import type { SharedEntry } from './shared-record.js';
+import { NO_PREFERENCES, type UsagePreferences } from '../usage/usage-rules.js';
 import { SharedTier, UNAVAILABLE, type Lease } from './shared-tier.js';
 import {
   RobotsCacheDisposedError,
@@ -173,6 +174,33 @@ export class RobotsCache {
     return this.lookup(url, options, (entry, parsed) => {
       const { file, facts } = entry.copy;
       return file !== undefined ? file.rules.isAllowed(parsed) : facts.outcome === 'allow-all';
+    });
+  }
+
+  /**
+   * What the crawler may do with the content at `url` (AgentRules.usage() on the cached file): `null` when
+   * it may not fetch it, a 5xx or unreachable robots.txt (disallow-all) included; every purpose `'unknown'`
+   * when the file allows everything by its fetch (a 4xx: no file, no preference stated).
+   *
+   * @example
+   * import { createServer } from 'node:http';
+   * import { RobotsCache } from 'robotstxt-wasm';
+   * // A site on 127.0.0.1 to ask; a crawler asks real sites by their URLs.
+   * const site = createServer((request, response) => response.end('User-agent: *\nDisallow: /private/\nContent-Signal: search=yes, ai-train=no\n'));
+   * await new Promise<void>((listening) => site.listen(0, '127.0.0.1', listening));
+   * const origin = `http://127.0.0.1:${(site.address() as { port: number }).port}`;
+   * const robots = new RobotsCache({ userAgent: 'ExampleBot/1.2' });
+   * const usage = await robots.usage(`${origin}/some/page`);
+   * usage?.['train-ai']; // 'disallow'
+   * usage?.search; // 'allow'
+   * await robots.usage(`${origin}/private/x`); // null
+   * site.close();
+   */
+  usage(url: string | URLInput, options?: RobotsCallOptions): Promise<UsagePreferences | null> {
+    return this.lookup(url, options, (entry, parsed) => {
+      const { file, facts } = entry.copy;
+      if (file !== undefined) return file.rules.usage(parsed);
+      return facts.outcome === 'allow-all' ? NO_PREFERENCES : null;
     });
   }
 

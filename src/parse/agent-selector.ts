@@ -8,7 +8,8 @@
  */
 import { isGlobalAgent, productTokenLength } from './agent-lines.js';
 import { GroupBoundary } from './group-boundary.js';
-import { applyGroupDirective, extensionNamed, type GroupDirective } from './group-extensions.js';
+import { applyGroupDirective, extensionNamed, type GroupDirective, type UsageKey } from './group-extensions.js';
+import { readUsageRecord } from '../usage/usage-record.js';
 import type { RecordHandler, RecordReader } from './records.js';
 import { RuleRecords } from './rule-records.js';
 import type { SelectedGroup, Selection } from './select.js';
@@ -20,8 +21,8 @@ interface OpenGroup {
   global: boolean;
   readonly firstRule: number;
   endRule: number;
-  /** The group's extension lines, in order, as [key, start, end] triples: read only if it is selected. */
-  directives: (GroupDirective | number)[] | undefined;
+  /** The group's extension and usage lines, in order, as [key, line, start, end]: read only if it is selected. */
+  directives: (GroupDirective | UsageKey | number)[] | undefined;
 }
 
 class AgentSelector implements RecordHandler {
@@ -76,10 +77,13 @@ class AgentSelector implements RecordHandler {
     group.endRule = this.rules.count;
   }
 
-  other(_line: number, keyStart: number, keyEnd: number, start: number, end: number): void {
+  other(line: number, keyStart: number, keyEnd: number, start: number, end: number): void {
     const key = extensionNamed(this.body, keyStart, keyEnd);
-    if (key === undefined || key === 'host' || key === 'clean-param' || this.current === undefined) return;
-    (this.current.directives ??= []).push(key, start, end);
+    if (key === undefined || key === 'host' || key === 'clean-param' || key === 'license') return;
+    // A usage line is a rule of its group (./groups.ts): it ends the group's User-agent lines.
+    const isRule = key === 'content-usage' || key === 'content-signal';
+    if ((isRule && !this.boundary.rule()) || this.current === undefined) return;
+    (this.current.directives ??= []).push(key, line, start, end);
   }
 
   sitemap(): void {}
@@ -97,14 +101,19 @@ class AgentSelector implements RecordHandler {
   }
 }
 
-/** A selected group's extensions, read from its extension lines as the parser reads them. */
+/** A selected group's extensions and usage lines, read from its lines as the parser reads them. */
 function extensionsOf(body: Uint8Array, group: OpenGroup): SelectedGroup {
   const selected: SelectedGroup = { firstRule: group.firstRule, endRule: group.endRule };
   const directives = group.directives ?? [];
-  for (let i = 0; i < directives.length; i += 3) {
-    const start = directives[i + 1] as number;
-    const end = directives[i + 2] as number;
-    applyGroupDirective(selected, directives[i] as GroupDirective, body.subarray(start, end), false);
+  for (let i = 0; i < directives.length; i += 4) {
+    const key = directives[i] as GroupDirective | UsageKey;
+    const start = directives[i + 2] as number;
+    const end = directives[i + 3] as number;
+    if (key === 'content-usage' || key === 'content-signal') {
+      (selected.usage ??= []).push(readUsageRecord(key, directives[i + 1] as number, body, start, end));
+    } else {
+      applyGroupDirective(selected, key, body.subarray(start, end), false);
+    }
   }
   return selected;
 }

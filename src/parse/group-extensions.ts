@@ -1,7 +1,8 @@
 /**
  * The extension lines a robots.txt may hold besides rules, by key: the ones that belong to a group
- * (Crawl-delay, Request-rate, Visit-time; the first valid value of each counts) and the file-wide ones
- * (Host, Clean-param). The parser (./groups.ts) and the one-agent selector (./agent-selector.ts) both read
+ * (Crawl-delay, Request-rate, Visit-time; the first valid value of each counts), the usage lines, which also
+ * belong to a group (Content-Usage, Content-Signal: every line counts) and the file-wide ones (Host,
+ * Clean-param, License). The parser (./groups.ts) and the one-agent selector (./agent-selector.ts) both read
  * group extensions through applyGroupDirective, so that they keep the same values.
  */
 import { startsWithIgnoringAsciiCase } from './ascii.js';
@@ -12,13 +13,18 @@ import { decodeUtf8 } from './utf8.js';
 /** The extensions that belong to a group (the first valid value of each counts). */
 export type GroupDirective = 'crawl-delay' | 'request-rate' | 'visit-time';
 
-export type ExtensionKey = GroupDirective | 'host' | 'clean-param';
+/** The lines of a group's usage preferences (src/usage/): kept per group, every line counts. */
+export type UsageKey = 'content-usage' | 'content-signal';
+
+export type ExtensionKey = GroupDirective | UsageKey | 'host' | 'clean-param' | 'license';
 
 /** The extension body[start, end) names, if any: by its length first (then a prefix is the whole key), so that most keys cost one comparison. */
 export function extensionNamed(body: Uint8Array, start: number, end: number): ExtensionKey | undefined {
   switch (end - start) {
     case 4:
       return startsWithIgnoringAsciiCase(body, start, end, 'host') ? 'host' : undefined;
+    case 7:
+      return startsWithIgnoringAsciiCase(body, start, end, 'license') ? 'license' : undefined;
     case 10:
       return startsWithIgnoringAsciiCase(body, start, end, 'visit-time') ? 'visit-time' : undefined;
     case 11:
@@ -29,6 +35,10 @@ export function extensionNamed(body: Uint8Array, start: number, end: number): Ex
           : undefined;
     case 12:
       return startsWithIgnoringAsciiCase(body, start, end, 'request-rate') ? 'request-rate' : undefined;
+    case 13:
+      return startsWithIgnoringAsciiCase(body, start, end, 'content-usage') ? 'content-usage' : undefined;
+    case 14:
+      return startsWithIgnoringAsciiCase(body, start, end, 'content-signal') ? 'content-signal' : undefined;
     default:
       return undefined;
   }

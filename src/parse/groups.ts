@@ -7,7 +7,7 @@
  */
 import { isGlobalAgent, productTokenLength } from './agent-lines.js';
 import { GroupBoundary } from './group-boundary.js';
-import { applyGroupDirective, extensionNamed, type GroupDirective } from './group-extensions.js';
+import { applyGroupDirective, extensionNamed, type GroupDirective, type UsageKey } from './group-extensions.js';
 import { decodeUtf8 } from './utf8.js';
 import { parseCleanParam } from './clean-param.js';
 import { parseHost } from './host.js';
@@ -15,6 +15,7 @@ import type { Diagnostic, DiagnosticCode, GroupRecord, ParsedRobots } from './mo
 import { readRecords, type RecordHandler, type RecordReader } from './records.js';
 import { RuleRecords } from './rule-records.js';
 import { completeLines } from './body.js';
+import { readUsageRecord } from '../usage/usage-record.js';
 
 /** Diagnostics kept per file. */
 const MAX_DIAGNOSTICS = 1000;
@@ -25,6 +26,8 @@ class GroupBuilder implements RecordHandler {
   readonly sitemaps: string[] = [];
   /** The sitemaps seen, for the duplicate check: a list search would make many sitemaps quadratic. */
   private readonly sitemapsSeen = new Set<string>();
+  readonly licenses: string[] = [];
+  private readonly licensesSeen = new Set<string>();
   readonly cleanParams: ParsedRobots['cleanParams'] = [];
   readonly diagnostics: Diagnostic[] = [];
   host: string | undefined;
@@ -75,12 +78,17 @@ class GroupBuilder implements RecordHandler {
   }
 
   sitemap(line: number, start: number, end: number): void {
+    this.fileUrl(line, 'Sitemap', start, end, this.sitemaps, this.sitemapsSeen);
+  }
+
+  /** A file-wide URL line (Sitemap, License): kept when absolute, once. */
+  private fileUrl(line: number, key: string, start: number, end: number, urls: string[], seen: Set<string>): void {
     const value = decodeUtf8(this.body.subarray(start, end));
     if (!URL.canParse(value)) {
-      this.report(line, 'invalid-value', `Sitemap must be an absolute URL, got "${value}"`);
-    } else if (!this.sitemapsSeen.has(value)) {
-      this.sitemapsSeen.add(value);
-      this.sitemaps.push(value);
+      this.report(line, 'invalid-value', `${key} must be an absolute URL, got "${value}"`);
+    } else if (!seen.has(value)) {
+      seen.add(value);
+      urls.push(value);
     }
   }
 
@@ -91,6 +99,8 @@ class GroupBuilder implements RecordHandler {
     if (key === undefined) this.unknownDirective(line, keyStart, keyEnd);
     else if (key === 'host') this.hostDirective(line, this.body.subarray(start, end));
     else if (key === 'clean-param') this.cleanParamDirective(line, decodeUtf8(this.body.subarray(start, end)));
+    else if (key === 'license') this.fileUrl(line, 'License', start, end, this.licenses, this.licensesSeen);
+    else if (key === 'content-usage' || key === 'content-signal') this.usageDirective(line, key, start, end);
     else this.groupDirective(line, key, this.body.subarray(start, end));
   }
 
@@ -109,6 +119,27 @@ class GroupBuilder implements RecordHandler {
 
   lineCut(line: number): void {
     this.report(line, 'line-too-long', 'line is longer than 16,663 bytes; the rest of it is ignored');
+  }
+
+  /**
+   * A Content-Usage or Content-Signal line: a rule of the group it stands in (draft-ietf-aipref-attach-05
+   * §3 adds Content-Usage to RFC 9309's `rule`; Content-Signal, which no grammar defines, is read the same
+   * way), so it ends the group's User-agent lines as Allow and Disallow do. Before any group, ignored.
+   * Departure: Google's reference parser, older than the draft, reads both as unknown lines, which end
+   * nothing; a file with a usage line between two User-agent lines groups differently there.
+   */
+  private usageDirective(line: number, key: UsageKey, start: number, end: number): void {
+    const group = this.current;
+    if (!this.boundary.rule() || group === undefined) {
+      if (this.reporting)
+        this.report(
+          line,
+          'outside-group',
+          `${key === 'content-usage' ? 'Content-Usage' : 'Content-Signal'} before any User-agent line is ignored`,
+        );
+      return;
+    }
+    (group.usage ??= []).push(readUsageRecord(key, line, this.body, start, end));
   }
 
   private groupDirective(line: number, key: GroupDirective, raw: Uint8Array): void {
@@ -169,6 +200,7 @@ export function parseRobotsBody(
     groups: builder.groups,
     rules: builder.rules,
     sitemaps: builder.sitemaps,
+    licenses: builder.licenses,
     host: builder.host,
     cleanParams: builder.cleanParams,
     diagnostics: builder.diagnostics,

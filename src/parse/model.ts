@@ -2,6 +2,7 @@
 import type { CleanParam } from './clean-param.js';
 import type { RequestRate, VisitTime } from './group-directives.js';
 import type { RuleLine, RuleRecords } from './rule-records.js';
+import type { UsageRecord, UsageStatement } from '../usage/usage-record.js';
 
 // A group's rules as objects are made by RuleRecords, which defines them.
 export type { RuleLine } from './rule-records.js';
@@ -28,16 +29,23 @@ export interface GroupExtensions {
   visitTime?: VisitTime;
 }
 
+/** A group's Content-Usage and Content-Signal lines, in file order (none: undefined). */
+export interface GroupUsage {
+  usage?: UsageRecord[];
+}
+
 /** Consecutive user-agent lines and the lines up to the next group. */
 export interface Group extends GroupExtensions {
   /** Its `User-agent:` lines, in file order. */
   readonly agents: AgentLine[];
   /** Its `Allow:` and `Disallow:` lines, in file order. */
   readonly rules: RuleLine[];
+  /** Its `Content-Usage:` and `Content-Signal:` lines, in file order; absent when it has none. */
+  readonly usage?: readonly UsageStatement[];
 }
 
 /** A group as the parser keeps it: its rules are a range of the file's RuleRecords, not objects. */
-export interface GroupRecord extends GroupExtensions {
+export interface GroupRecord extends GroupExtensions, GroupUsage {
   readonly agents: AgentLine[];
   /** The group's rules are rules firstRule to endRule - 1 of the file's RuleRecords. */
   readonly firstRule: number;
@@ -54,8 +62,8 @@ export interface GroupRecord extends GroupExtensions {
  * | `'line-too-long'` | a line over 16,663 bytes: the rest of it is ignored |
  * | `'malformed-line'` | neither a comment nor a `key: value` record |
  * | `'unknown-directive'` | a key the profile does not read |
- * | `'invalid-value'` | a value that does not parse (a relative Sitemap, a bad Crawl-delay or Host …): ignored |
- * | `'outside-group'` | a rule or group directive before any `User-agent:` line: ignored |
+ * | `'invalid-value'` | a value that does not parse (a relative Sitemap or License, a bad Crawl-delay or Host …): ignored |
+ * | `'outside-group'` | a rule or group directive (Content-Usage and Content-Signal too) before any `User-agent:` line: ignored |
  * | `'duplicate-host'` | a second valid `Host:`: only the first counts |
  * | `'too-many-diagnostics'` | over 1,000 diagnostics: the rest are left out |
  */
@@ -85,6 +93,8 @@ export interface ParsedRobots {
   /** Every rule of the groups, in file order. */
   readonly rules: RuleRecords;
   readonly sitemaps: string[];
+  /** `License:` URLs (absolute), in file order, without duplicates. */
+  readonly licenses: string[];
   readonly host: string | undefined;
   readonly cleanParams: CleanParam[];
   readonly diagnostics: Diagnostic[];

@@ -6,11 +6,11 @@
  * the `*` rules are ignored entirely, even when the agent's groups have no rules.
  * (./agent-selector.ts selects the same way while reading the records, for a file not parsed in full.)
  */
-import type { GroupExtensions, GroupRecord } from './model.js';
+import type { GroupExtensions, GroupRecord, GroupUsage } from './model.js';
 import type { RuleRange } from './rule-records.js';
 
-/** What compiling needs of an applicable group: its rules and its extensions. */
-export interface SelectedGroup extends RuleRange, GroupExtensions {}
+/** What compiling needs of an applicable group: its rules, its extensions and its usage lines. */
+export interface SelectedGroup extends RuleRange, GroupExtensions, GroupUsage {}
 
 export interface Selection {
   /** Which kind of group applied: the agent's own, its family's, the `*` groups, or none. */
