@@ -309,8 +309,9 @@ function readToken(reader: Reader): BareItem {
 
 /**
  * RFC 9651 §4.2.7 Parsing a Byte Sequence: base64 between colons. The RFC asks parsers not to fail for
- * missing "=" padding, nor for non-zero pad bits, so both are read; "=" anywhere but at the end, more "="
- * than the data lacks, or a length no base64 has (one character past a group of four) fail.
+ * missing "=" padding, nor for non-zero pad bits, so both are read. What is not base64 (RFC 4648 §3.2, §4)
+ * fails: "=" anywhere but at the end, padding other than what completes the last group of four (too much, or
+ * some of it: the RFC spares only padding "not present"), or a length no base64 has (one past a group).
  */
 function readByteSequence(reader: Reader): BareItem | undefined {
   const from = ++reader.at; // past the ":" readBareItem saw
@@ -321,7 +322,8 @@ function readByteSequence(reader: Reader): BareItem | undefined {
   while (dataEnd > from && reader.bytes[dataEnd - 1] === EQUALS) dataEnd--;
   const padding = to - dataEnd;
   const dataLength = dataEnd - from;
-  if (dataLength % 4 === 1 || padding > (4 - (dataLength % 4)) % 4) return undefined;
+  // Padding absent, or exactly what completes the last group of four.
+  if (dataLength % 4 === 1 || (padding !== 0 && padding !== (4 - (dataLength % 4)) % 4)) return undefined;
   const value = new Uint8Array(Math.floor((dataLength * 3) / 4));
   let bits = 0;
   let bitCount = 0;
