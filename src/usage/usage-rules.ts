@@ -28,7 +28,11 @@ import type { UsageRecord, UsageStatement } from './usage-record.js';
 
 /** What usage() answers for a URL that may be crawled: a preference per purpose, and the lines that decided. */
 export interface UsagePreferences extends UsageReading {
-  /** The deciding lines, in file order; empty when the applicable groups hold none. */
+  /**
+   * The deciding lines, in file order; empty when no line applies. Per source, every line of the longest
+   * matching path (all the path-less lines when no path matches); where two different paths of that length
+   * match (through `*`), the lines of the path that decided each purpose.
+   */
   readonly statements: readonly UsageStatement[];
 }
 
