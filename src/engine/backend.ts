@@ -21,6 +21,12 @@ export interface LoadedRuleset {
    * ROBOTS_TXT_IMPLICIT_ALLOW (src/compile/bytecode.ts); with QUERY_VERDICT_ONLY, 1 allowed, 0 disallowed.
    */
   query(input: string, flags: QueryFlags): number;
+  /**
+   * query(), for the input the last query() of the same backend asked (on any of its rulesets): the matcher
+   * reads it where that query wrote it instead of encoding it again (the usage rules ask after the verdict,
+   * src/usage/usage-rules.ts). Any other input is asked as query() asks it.
+   */
+  queryAgain(input: string, flags: QueryFlags): number;
   /** Writes the verdict for urls[i] into out[i]: 1 allowed, 0 disallowed. */
   decideMany(urls: readonly string[], out: Uint8Array): void;
   /**

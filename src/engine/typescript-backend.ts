@@ -6,20 +6,29 @@ import { decide, decidePath, verdictOf } from './matcher.js';
 const utf8 = new TextEncoder();
 const text = new TextDecoder();
 
+/** The input the last query() encoded, and its bytes: what queryAgain() reads again (as the WebAssembly backend's region). */
+let encoded: string | undefined;
+let encodedBytes = new Uint8Array(0);
+
 export const typescriptBackend: MatcherBackend = {
   kind: 'typescript',
   load(bytecode: Uint8Array): LoadedRuleset {
     checkBytecode(bytecode);
-    const query = (input: string, flags: QueryFlags): number => {
-      const bytes = utf8.encode(input);
+    const ask = (bytes: Uint8Array, flags: QueryFlags): number => {
       const index = flags & QUERY_PATH ? decidePath(bytecode, bytes) : decide(bytecode, bytes);
       if ((flags & QUERY_VERDICT_ONLY) === 0) return index;
       return verdictOf(bytecode, index) ? 1 : 0;
+    };
+    const query = (input: string, flags: QueryFlags): number => {
+      encodedBytes = utf8.encode(input);
+      encoded = input;
+      return ask(encodedBytes, flags);
     };
     return {
       byteLength: bytecode.byteLength,
       bytecode: () => bytecode.slice(),
       query,
+      queryAgain: (input, flags) => (input === encoded ? ask(encodedBytes, flags) : query(input, flags)),
       decideMany(urls, out) {
         urls.forEach((url, i) => {
           out[i] = query(url, QUERY_VERDICT_ONLY);

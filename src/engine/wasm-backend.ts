@@ -254,11 +254,32 @@ export class WasmBackend implements MatcherBackend {
   }
   // ---- end of the work area
 
+  /**
+   * The input the standing region holds as the last query() wrote it, and its length in bytes: what
+   * queryAgain() asks without writing it again. Undefined once a batch wrote over the region.
+   */
+  private written: string | undefined;
+  private writtenLength = 0;
+
   /** @internal One URL (or path, with QUERY_PATH) asked of the matcher: LoadedRuleset.query. */
   query(ruleset: number, input: string, flags: QueryFlags): number {
     checkLive(ruleset);
     if (input.length * 3 > INPUT_BYTES) return this.queryLong(ruleset, input, flags);
-    return this.ask(ruleset, this.inputPointer, this.writeUrl(input, this.inputPointer), this.scratchPointer, flags);
+    const length = this.writeUrl(input, this.inputPointer);
+    this.written = input;
+    this.writtenLength = length;
+    return this.ask(ruleset, this.inputPointer, length, this.scratchPointer, flags);
+  }
+
+  /**
+   * @internal LoadedRuleset.queryAgain: query() of the input the last query() asked, read where that wrote
+   * it. The same string is the same reference (the caller passes it on), so the check costs no comparison of
+   * characters; anything else is written as query() writes it.
+   */
+  queryAgain(ruleset: number, input: string, flags: QueryFlags): number {
+    if (input !== this.written) return this.query(ruleset, input, flags);
+    checkLive(ruleset);
+    return this.ask(ruleset, this.inputPointer, this.writtenLength, this.scratchPointer, flags);
   }
 
   /**
@@ -338,6 +359,7 @@ export class WasmBackend implements MatcherBackend {
    */
   decideBytes(ruleset: number, bytes: Uint8Array, ranges: Uint32Array, count: number, out: Uint8Array): void {
     checkLive(ruleset);
+    this.written = undefined;
     const table = this.tablePointer >>> 2;
     let first = 0;
     while (first < count) {
@@ -387,6 +409,8 @@ export class WasmBackend implements MatcherBackend {
         for (let i = first; i < first + n; i++) {
           if (out[i] === RANGE_NOT_UTF8) out[i] = this.decideText(ruleset, bytes, ranges[i * 2] as number, ranges[i * 2 + 1] as number);
         }
+        // decideText() asked through query(), and the next chunk writes over what it wrote.
+        this.written = undefined;
       }
       first += n;
     }
@@ -422,6 +446,7 @@ export class WasmBackend implements MatcherBackend {
    * with any other character is written URL by URL, and the table rewritten in bytes.
    */
   private writeChunk(urls: readonly string[], first: number, count: number): void {
+    this.written = undefined;
     const joined = (first === 0 && count === urls.length ? urls : urls.slice(first, first + count)).join('');
     const input = this.bytes.subarray(this.inputPointer, this.inputPointer + INPUT_BYTES);
     if (this.encoder.encodeInto(joined, input).written === joined.length) return;
@@ -454,6 +479,10 @@ class WasmRuleset extends ResidentRuleset implements LoadedRuleset {
 
   query(input: string, flags: QueryFlags): number {
     return this.backend.query(this.pointer(), input, flags);
+  }
+
+  queryAgain(input: string, flags: QueryFlags): number {
+    return this.backend.queryAgain(this.pointer(), input, flags);
   }
 
   decideMany(urls: readonly string[], out: Uint8Array): void {

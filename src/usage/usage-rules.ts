@@ -15,6 +15,9 @@
  * source is compiled once per purpose, each ordered most restrictive first within a length: the first
  * match is then that purpose's combined preference, still in linear time on hostile files.
  *
+ * The verdict was asked just before of the same input (AgentRules.usage()), so each usage ruleset reads it
+ * where that query wrote it (LoadedRuleset.queryAgain): a usage answer costs a verdict and a rule search.
+ *
  * Answers are frozen and interned: every URL with the same deciding lines gets the same object, so that a
  * compiled answer allocates nothing.
  */
@@ -181,14 +184,14 @@ class SourceRules {
     const { rulesets, tables, purposes } = this;
     if (purposes === undefined) {
       if (rulesets.length === 0) return this.fallback;
-      const index = (rulesets[0] as LoadedRuleset).query(input, flags);
+      const index = (rulesets[0] as LoadedRuleset).queryAgain(input, flags);
       return index < 0 ? this.fallback : this.pathAt(0, index).decision;
     }
     // One match per purpose: a key of their indexes (each < paths + 1) finds the combination made before.
     const size = (tables[0] as SourcePath[]).length + 1;
     let key = 0;
     for (let p = 0; p < rulesets.length; p++) {
-      const index = (rulesets[p] as LoadedRuleset).query(input, flags);
+      const index = (rulesets[p] as LoadedRuleset).queryAgain(input, flags);
       key = key * size + (index < 0 ? 0 : this.pathAt(p, index).decision.id - this.fallback.id);
     }
     return this.combined.get(key) ?? this.combine(input, flags, key);
@@ -199,7 +202,7 @@ class SourceRules {
     const reading: Record<UsagePurpose, UsagePreference> = { ...ALL_UNKNOWN };
     const statements = new Set<UsageStatement>();
     this.rulesets.forEach((ruleset, p) => {
-      const index = ruleset.query(input, flags);
+      const index = ruleset.queryAgain(input, flags);
       const decision = index < 0 ? this.fallback : this.pathAt(p, index).decision;
       const purpose = (this.purposes as readonly UsagePurpose[])[p] as UsagePurpose;
       reading[purpose] = decision.reading[purpose];
