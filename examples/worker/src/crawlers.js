@@ -42,3 +42,66 @@ export function firstRefusal(robots, names, targets) {
   }
   return undefined;
 }
+
+/**
+ * The token the gate asks for when a request names no crawler (a browser): no group of a site's file names
+ * it, so it gets the `*` groups' rules and preferences, as RFC 9309 gives any crawler no group names.
+ */
+export const ANY_CRAWLER = 'RobotsGate';
+
+/**
+ * The crawlers whose preferences label a response: every name the request holds, exempt ones included (an
+ * exempt crawler passes whatever the rules say, but the site's preferences for it are still its group's),
+ * or ANY_CRAWLER when it names none.
+ *
+ * @param {string} userAgent the header, which crawlersAtTheDoor() has read without throwing
+ * @param {readonly string[]} decided what crawlersAtTheDoor() gave for it
+ * @param {ReadonlySet<string>} exempt
+ * @returns {readonly string[]}
+ */
+export function usageAgents(userAgent, decided, exempt) {
+  // Without exempt names the two lists are the same: the header is read once.
+  const named = exempt.size === 0 ? decided : productTokens(userAgent);
+  return named.length === 0 ? [ANY_CRAWLER] : named;
+}
+
+/**
+ * The purposes a `Content-Usage` field can state, each its own label (draft-ietf-aipref-vocab-07 §6.1), in
+ * the order the gate writes them. `ai-input` is Content-Signal's alone: the field has no label for it.
+ */
+const FIELD_PURPOSES = ['train-ai', 'search'];
+
+/** vocab-07 §5.1: the most restrictive preference wins; a higher rank is stricter. */
+const RANK = { unknown: 0, allow: 1, disallow: 2 };
+
+/**
+ * The `Content-Usage` field value (draft-ietf-aipref-attach-05 §2) that the site's robots.txt gives the
+ * response: every agent's preferences for every target, combined per purpose as draft-ietf-aipref-vocab-07
+ * §5.1 combines statements (any disallow, else any allow, else unknown), as the gate decides access over
+ * every crawler named and every path the origin may read. Each known purpose is written as a Token, `y` or
+ * `n` (vocab-07 §6.2), unknown ones left out: `train-ai=n, search=y`. `undefined` when none is known, or
+ * when a target may not be crawled by one of the agents (attach-05 §3.1: such a path has no preferences;
+ * the gate refuses it, unless the agent is exempt).
+ *
+ * @param {{ forAgent(name: string): { usage(url: URL): Record<string, string> | null } }} robots
+ * @param {readonly string[]} agents usageAgents()
+ * @param {readonly URL[]} targets
+ * @returns {string | undefined}
+ */
+export function contentUsage(robots, agents, targets) {
+  const combined = { 'train-ai': 'unknown', search: 'unknown' };
+  for (const name of agents) {
+    const rules = robots.forAgent(name);
+    for (const target of targets) {
+      const preferences = rules.usage(target);
+      if (preferences === null) return undefined;
+      for (const purpose of FIELD_PURPOSES) {
+        if (RANK[preferences[purpose]] > RANK[combined[purpose]]) combined[purpose] = preferences[purpose];
+      }
+    }
+  }
+  const members = FIELD_PURPOSES.filter((purpose) => combined[purpose] !== 'unknown').map(
+    (purpose) => `${purpose}=${combined[purpose] === 'allow' ? 'y' : 'n'}`,
+  );
+  return members.length === 0 ? undefined : members.join(', ');
+}

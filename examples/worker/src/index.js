@@ -3,14 +3,16 @@
  * enforceable for the crawlers that say who they are. A request whose User-Agent names a crawler (any of the
  * product tokens productTokens() reads in it) for a path the site's robots.txt disallows to that crawler gets
  * 403 and the rule that decided; everything else (browsers, allowed paths, exempt crawlers, robots.txt
- * itself) passes through to the site unchanged. Configuration: wrangler.toml beside this file, README.md.
+ * itself) passes through to the site unchanged. With CONTENT_USAGE_HEADER on, what passes through carries
+ * the site's usage preferences for whoever asked, from the same robots.txt, as a `Content-Usage` header.
+ * Configuration: wrangler.toml beside this file, README.md.
  *
  * Every request the gate makes goes to ORIGIN, whatever the path: a path is set on a copy of the origin's
  * URL, never resolved against it (`//other.example/x` would otherwise name another host, and the visitor's
  * cookies would go there), and the origin's redirects go back to the client instead of being followed.
  */
 import { RobotsCache } from 'robotstxt-wasm';
-import { crawlersAtTheDoor, firstRefusal } from './crawlers.js';
+import { ANY_CRAWLER, contentUsage, crawlersAtTheDoor, firstRefusal, usageAgents } from './crawlers.js';
 import { pathReadings, readingsFromEnv } from './readings.js';
 
 /** The configuration, read and checked once per isolate: a bad one answers 500, never a request elsewhere. */
@@ -45,6 +47,19 @@ function originOf(value) {
   return origin;
 }
 
+/**
+ * CONTENT_USAGE_HEADER: `on` or `off` (any case; `true` and `false` too, as the reading switches take), off
+ * when unset or empty. Anything else is an error, so that a typo does not silently leave the header out.
+ */
+function contentUsageSwitch(value) {
+  if (value === undefined || value === '') return false;
+  if (value === true || value === false) return value;
+  const word = typeof value === 'string' ? value.trim().toLowerCase() : undefined;
+  if (word === 'on' || word === 'true') return true;
+  if (word === 'off' || word === 'false') return false;
+  throw new ConfigurationError('CONTENT_USAGE_HEADER must be on or off');
+}
+
 function readConfig(env) {
   let readings;
   try {
@@ -55,6 +70,7 @@ function readConfig(env) {
   return {
     origin: originOf(env.ORIGIN),
     readings,
+    contentUsage: contentUsageSwitch(env.CONTENT_USAGE_HEADER),
     exempt: new Set(
       (env.EXEMPT_AGENTS || '')
         .split(',')
@@ -87,7 +103,7 @@ function robotsCache() {
   // The gate asks on behalf of whichever crawler is at the door, so its own token names no group.
   cache ??= new RobotsCache({
     userAgent: config.userAgent,
-    agent: 'RobotsGate',
+    agent: ANY_CRAWLER,
     ...(config.readings.caseInsensitive ? { fetch: fetchLowerCased } : {}),
   });
   return cache;
@@ -96,6 +112,19 @@ function robotsCache() {
 /** The same request, sent to the origin; a redirect comes back to the client, so no cookie follows it elsewhere. */
 function passThrough(request, upstream) {
   return fetch(new Request(upstream, request), { redirect: 'manual' });
+}
+
+/**
+ * The origin's response with `Content-Usage: value` added. One the origin labelled itself is returned as it
+ * is: the origin knows its content better than robots.txt's paths do. So is a 101, whose WebSocket a copy
+ * would lose.
+ */
+function labelled(response, value) {
+  if (value === undefined || response.status === 101 || response.headers.has('content-usage')) return response;
+  // A fetched response's headers are immutable: a copy of it, same status, headers and streamed body.
+  const copy = new Response(response.body, response);
+  copy.headers.set('content-usage', value);
+  return copy;
 }
 
 function refuse(lines) {
@@ -145,14 +174,15 @@ export default {
       if (!(error instanceof RangeError)) throw error;
       return refuse([config.blockMessage, '', error.message]);
     }
-    // A browser names no crawler.
-    if (names.length === 0) return passThrough(request, upstream);
+    // A browser names no crawler: nothing to decide, and without the header nothing to read.
+    if (names.length === 0 && !config.contentUsage) return passThrough(request, upstream);
     const cached = await robotsCache().get(config.origin);
     // 'allow-all': the site has no robots.txt (4xx). 'disallow-all': it could not be read (5xx, timeout):
     // the gate enforces the site's rules and invents none, so it lets the request through.
     if (cached.outcome !== 'rules') return passThrough(request, upstream);
     robots = cached.robots;
-    const refusal = firstRefusal(robots, names, targetsOf(upstream, config.readings));
+    const targets = targetsOf(upstream, config.readings);
+    const refusal = firstRefusal(robots, names, targets);
     if (refusal !== undefined) {
       const { name, target, verdict } = refusal;
       const lines = [
@@ -164,6 +194,10 @@ export default {
       if (target !== upstream) lines.push(`Path as the origin may read it: ${target.pathname}`);
       return refuse(lines);
     }
-    return passThrough(request, upstream);
+    if (!config.contentUsage) return passThrough(request, upstream);
+    // Read before the origin answers: by then another request may have replaced `robots` with a newer file.
+    const agents = usageAgents(request.headers.get('user-agent') || '', names, config.exempt);
+    const value = contentUsage(robots, agents, targets);
+    return labelled(await passThrough(request, upstream), value);
   },
 };

@@ -9,7 +9,7 @@
  */
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { request as httpRequest } from 'node:http';
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -459,6 +459,7 @@ describe('the example gate (examples/worker), as wrangler bundles it', () => {
   interface Answer {
     readonly status: number;
     readonly location: string | undefined;
+    readonly headers: IncomingHttpHeaders;
     readonly body: string;
   }
 
@@ -490,6 +491,7 @@ describe('the example gate (examples/worker), as wrangler bundles it', () => {
             resolve({
               status: response.statusCode ?? 0,
               location: response.headers.location,
+              headers: response.headers,
               body: Buffer.concat(chunks).toString('utf8'),
             }),
           );
@@ -666,6 +668,8 @@ describe('the example gate (examples/worker), as wrangler bundles it', () => {
         [{ ORIGIN: `${site.origin}/?x=1` }, /ORIGIN must be/],
         [{ ORIGIN: `${site.origin}#top` }, /ORIGIN must be/],
         [{ MERGE_SLASHES: 'yes' }, /MERGE_SLASHES must be true or false/],
+        [{ CONTENT_USAGE_HEADER: 'yes' }, /CONTENT_USAGE_HEADER must be on or off/],
+        [{ CONTENT_USAGE_HEADER: 'onn' }, /CONTENT_USAGE_HEADER must be on or off/],
       ];
       for (const [bindings, message] of misconfigured) {
         const { door, outbound } = await gate(site, bindings);
@@ -929,6 +933,155 @@ describe('the example gate (examples/worker), as wrangler bundles it', () => {
       const { door: gateDoor } = await door();
       expect((await send(gateDoor, '/private', { headers: { 'user-agent': BROWSER } })).status).toBe(200);
       expect((await send(gateDoor, '/private')).status).toBe(200);
+    });
+  });
+
+  /**
+   * CONTENT_USAGE_HEADER: the site's usage preferences (robots.txt's Content-Usage and Content-Signal lines,
+   * draft-ietf-aipref-attach-05 §3) on what the gate passes through, as the `Content-Usage` field of
+   * attach-05 §2: for the crawlers the request names, combined (draft-ietf-aipref-vocab-07 §5.1), or for the
+   * `*` groups when it names none.
+   */
+  describe('the Content-Usage header, from robots.txt', () => {
+    const ROBOTS = [
+      'User-agent: *',
+      'Disallow: /private/',
+      'Content-Usage: /articles/ train-ai=n, search=y',
+      // ai-input has no Content-Usage label: it never reaches the header.
+      'Content-Signal: /articles/ ai-input=no',
+      'Content-Signal: /news/ search=yes, ai-train=no',
+      'Content-Usage: /open/ train-ai=y',
+      '',
+      'User-agent: ExampleBot',
+      'Disallow: /private/',
+      'Content-Usage: /articles/ train-ai=y',
+      '',
+      'User-agent: FriendlyBot',
+      'Disallow: /articles/',
+      'Content-Usage: train-ai=y',
+      '',
+    ].join('\n');
+    const PAGES = ['/articles/a', '/news/x', '/about', '/private/x', '/open/x', '//news/x', '/open/..;x/articles/a'];
+    const OWN = 'train-ai=y, search=n';
+
+    async function site(): Promise<TestServer> {
+      const server = await startServer({ '/robots.txt': text(ROBOTS) });
+      for (const path of PAGES) server.route(path, text('page'));
+      // The origin labels this one itself.
+      server.route('/articles/own', text('own page', 200, { 'content-usage': OWN }));
+      return server;
+    }
+
+    /** The request's answer: its status and Content-Usage header (undefined for none). */
+    async function label(
+      door: Miniflare,
+      path: string,
+      userAgent: string | undefined,
+      method = 'GET',
+    ): Promise<{ status: number; usage: string | undefined }> {
+      const answer = await send(door, path, { method, headers: userAgent === undefined ? {} : { 'user-agent': userAgent } });
+      const usage = answer.headers['content-usage'];
+      return { status: answer.status, usage: Array.isArray(usage) ? usage.join(', ') : usage };
+    }
+
+    const EXAMPLE_BOT = CRAWLER;
+    const UNKNOWN_BOT = 'UnknownBot/1.0';
+    const FRIENDLY_BOT = 'FriendlyBot/3.0';
+
+    it("a browser gets the * preferences; a crawler its group's; another crawler the * ones", async () => {
+      const server = await site();
+      const { door, outbound } = await gate(server, { CONTENT_USAGE_HEADER: 'on' });
+      const cases: Array<[string, string | undefined, { status: number; usage: string | undefined }]> = [
+        ['/articles/a', BROWSER, { status: 200, usage: 'train-ai=n, search=y' }],
+        ['/articles/a', undefined, { status: 200, usage: 'train-ai=n, search=y' }],
+        ['/articles/a', EXAMPLE_BOT, { status: 200, usage: 'train-ai=y' }],
+        ['/articles/a', UNKNOWN_BOT, { status: 200, usage: 'train-ai=n, search=y' }],
+        // Content-Signal alone: ai-train and search read as train-ai and search.
+        ['/news/x', BROWSER, { status: 200, usage: 'train-ai=n, search=y' }],
+        ['/news/x', UNKNOWN_BOT, { status: 200, usage: 'train-ai=n, search=y' }],
+        // ExampleBot's group says nothing of /news/: no header.
+        ['/news/x', EXAMPLE_BOT, { status: 200, usage: undefined }],
+        ['/open/x', BROWSER, { status: 200, usage: 'train-ai=y' }],
+        // Several crawlers named: each one's preferences, the most restrictive per purpose (vocab-07 §5.1).
+        ['/articles/a', `${EXAMPLE_BOT} ${UNKNOWN_BOT}`, { status: 200, usage: 'train-ai=n, search=y' }],
+        ['/open/x', `${EXAMPLE_BOT} ${UNKNOWN_BOT}`, { status: 200, usage: 'train-ai=y' }],
+        // An exempt crawler passes whatever its rules say, and its preferences are still its group's, not *'s.
+        ['/news/x', FRIENDLY_BOT, { status: 200, usage: 'train-ai=y' }],
+        // Disallowed to it, so the path has no preferences for it (attach-05 §3.1); exempt, so it passes.
+        ['/articles/a', FRIENDLY_BOT, { status: 200, usage: undefined }],
+      ];
+      for (const [path, userAgent, expected] of cases) {
+        expect(await label(door, path, userAgent), `${path} as ${String(userAgent)}`).toEqual(expected);
+      }
+      // The gate read robots.txt once, from the site, and asked nothing of anyone else.
+      expect(server.requests.filter((request) => request.path === '/robots.txt')).toHaveLength(1);
+      expectOnlyTheSite(outbound, server);
+    });
+
+    it('no header where no purpose is known, where the path may not be crawled, and on robots.txt', async () => {
+      const server = await site();
+      const { door } = await gate(server, { CONTENT_USAGE_HEADER: 'on' });
+      for (const userAgent of [BROWSER, EXAMPLE_BOT, UNKNOWN_BOT]) {
+        expect(await label(door, '/about', userAgent), userAgent).toEqual({ status: 200, usage: undefined });
+        expect((await label(door, '/robots.txt', userAgent)).usage, userAgent).toBeUndefined();
+      }
+      // A browser passes a path disallowed to *, unlabelled; a crawler is refused, unlabelled too.
+      expect(await label(door, '/private/x', BROWSER)).toEqual({ status: 200, usage: undefined });
+      expect(await label(door, '/private/x', UNKNOWN_BOT)).toEqual({ status: 403, usage: undefined });
+      expect(await label(door, '/private/x', EXAMPLE_BOT)).toEqual({ status: 403, usage: undefined });
+    });
+
+    it('a header the origin sends is kept as it is, for every visitor', async () => {
+      const server = await site();
+      const { door } = await gate(server, { CONTENT_USAGE_HEADER: 'on' });
+      for (const userAgent of [BROWSER, EXAMPLE_BOT, UNKNOWN_BOT]) {
+        const answer = await send(door, '/articles/own', { headers: { 'user-agent': userAgent } });
+        expect(answer, userAgent).toMatchObject({ status: 200, body: 'own page' });
+        // One field, the origin's: none added beside it.
+        expect(answer.headers['content-usage'], userAgent).toBe(OWN);
+      }
+    });
+
+    it('the paths the origin may read are combined too, the most restrictive winning; HEAD is labelled alike', async () => {
+      const server = await site();
+      const { door } = await gate(server, { CONTENT_USAGE_HEADER: 'on' });
+      // `//news/x` says nothing itself; merged, it is /news/x.
+      expect(await label(door, '//news/x', BROWSER)).toEqual({ status: 200, usage: 'train-ai=n, search=y' });
+      // As given, under /open/ (train-ai=y); with `;x` dropped, /articles/a (train-ai=n, search=y).
+      expect(await label(door, '/open/..;x/articles/a', BROWSER)).toEqual({ status: 200, usage: 'train-ai=n, search=y' });
+      expect(await label(door, '/articles/a', UNKNOWN_BOT, 'HEAD')).toEqual({ status: 200, usage: 'train-ai=n, search=y' });
+    });
+
+    it("off by default (and when off): no header, and a browser's request reads no robots.txt", async () => {
+      const server = await site();
+      const offs: Array<Record<string, string | boolean>> = [{}, { CONTENT_USAGE_HEADER: 'OFF' }, { CONTENT_USAGE_HEADER: false }];
+      for (const bindings of offs) {
+        const { door } = await gate(server, bindings);
+        for (const path of ['/articles/a', '/news/x']) {
+          expect(await label(door, path, BROWSER), `${path} ${JSON.stringify(bindings)}`).toEqual({ status: 200, usage: undefined });
+        }
+      }
+      expect(server.count('/robots.txt')).toBe(0);
+      const { door } = await gate(server);
+      expect(await label(door, '/articles/a', UNKNOWN_BOT)).toEqual({ status: 200, usage: undefined });
+      expect(await label(door, '/articles/a', EXAMPLE_BOT)).toEqual({ status: 200, usage: undefined });
+      // On, in any case, or as a TOML boolean.
+      for (const on of [' ON ', true]) {
+        const { door: labelling } = await gate(server, { CONTENT_USAGE_HEADER: on });
+        expect((await label(labelling, '/articles/a', BROWSER)).usage, String(on)).toBe('train-ai=n, search=y');
+      }
+    });
+
+    it('a site without robots.txt, or whose robots.txt has no usage lines, gets no header', async () => {
+      const bare = await startServer({ '/page': text('page') });
+      const plain = await startServer({ '/robots.txt': text('User-agent: *\nDisallow: /private/\n'), '/page': text('page') });
+      for (const server of [bare, plain]) {
+        const { door, outbound } = await gate(server, { CONTENT_USAGE_HEADER: 'on' });
+        for (const userAgent of [BROWSER, EXAMPLE_BOT]) {
+          expect(await label(door, '/page', userAgent), `${server.origin} ${userAgent}`).toEqual({ status: 200, usage: undefined });
+        }
+        expectOnlyTheSite(outbound, server);
+      }
     });
   });
 });
