@@ -39,7 +39,7 @@ export const LINT_CODES = {
   /** A line over 16,663 bytes: the rest of the line is dropped (Google). */
   'line-too-long': 'warning',
   // Groups.
-  /** A rule (or Crawl-delay) before any group: ignored by all. */
+  /** A rule (or Crawl-delay, Content-Usage, Content-Signal) before any group: ignored by all. */
   'rule-before-user-agent': 'error',
   /** `User-agent:` with no value: the group names no crawler. */
   'empty-user-agent': 'error',
