@@ -11,7 +11,7 @@ import type { LintSeverity } from './diagnostic.js';
  * @example
  * import { LINT_CODES } from 'robotstxt-wasm';
  * LINT_CODES['pattern-not-path']; // 'error'
- * Object.keys(LINT_CODES).length; // 36
+ * Object.keys(LINT_CODES).length; // 37
  */
 export const LINT_CODES = {
   // The file as a whole.
@@ -91,6 +91,9 @@ export const LINT_CODES = {
   'crawl-delay-invalid': 'error',
   /** Over 500 characters, or a bad prefix: ignored (Yandex). */
   'clean-param-invalid': 'warning',
+  // Usage preferences: Content-Usage (draft-ietf-aipref-attach-05 §3), Content-Signal (the Content Signals Policy), License (RSL 1.0).
+  /** `License: /license.xml`: not an absolute URL, ignored. */
+  'license-invalid': 'error',
 } as const satisfies Record<string, LintSeverity>;
 
 /** A code the linter reports: a key of {@link LINT_CODES}. */

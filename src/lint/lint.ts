@@ -38,7 +38,10 @@ const CHECKS: readonly Check[] = [
   },
   { codes: ['blank-line-before-rules', 'blank-line-in-group'], run: checkBlankLines },
   { codes: RULE_CODES, run: checkRules },
-  { codes: ['sitemap-not-absolute', 'host-invalid', 'host-repeated', 'crawl-delay-invalid', 'clean-param-invalid'], run: checkExtensions },
+  {
+    codes: ['sitemap-not-absolute', 'host-invalid', 'host-repeated', 'crawl-delay-invalid', 'clean-param-invalid', 'license-invalid'],
+    run: checkExtensions,
+  },
   { codes: ['crawl-delay-google'], run: checkGoogleCrawlDelay },
   { codes: ['disallow-all'], run: checkDisallowAll },
 ];

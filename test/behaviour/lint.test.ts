@@ -110,6 +110,8 @@ const CASES: readonly Case[] = [
   ['a byte order mark after the start', 'bom-not-at-start', 'User-agent: *\nDisallow: /a\n\uFEFFUser-agent: b\nDisallow: /\n', 3, 1],
   ['an HTML page served as robots.txt', 'html-served', '\n  <!DOCTYPE html>\n<html><body>Not found</body></html>\n', 2, 3],
   ['columns count code points, not bytes', 'pattern-not-path', 'User-agent: *\nDisallow: /é/ é\nDisallow: é\n', 3, 11],
+  // spec: RSL 1.0 (https://rslstandard.org/): License names the licence by an absolute URL.
+  ['a relative License URL', 'license-invalid', 'User-agent: *\nDisallow:\nLicense: /license.xml\n', 3, 10],
 ];
 
 function only(diagnostics: readonly LintDiagnostic[], code: string): LintDiagnostic[] {
