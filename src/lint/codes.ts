@@ -11,7 +11,7 @@ import type { LintSeverity } from './diagnostic.js';
  * @example
  * import { LINT_CODES } from 'robotstxt-wasm';
  * LINT_CODES['pattern-not-path']; // 'error'
- * Object.keys(LINT_CODES).length; // 37
+ * Object.keys(LINT_CODES).length; // 45
  */
 export const LINT_CODES = {
   // The file as a whole.
@@ -92,6 +92,22 @@ export const LINT_CODES = {
   /** Over 500 characters, or a bad prefix: ignored (Yandex). */
   'clean-param-invalid': 'warning',
   // Usage preferences: Content-Usage (draft-ietf-aipref-attach-05 §3), Content-Signal (the Content Signals Policy), License (RSL 1.0).
+  /** A preference that is not a Structured Fields Dictionary (`Train-AI=n`, `*.pdf train-ai=n`): every purpose is unknown. */
+  'usage-preference-invalid': 'error',
+  /** A line with no preference, or none for a purpose its vocabulary defines: it says nothing. */
+  'usage-preference-empty': 'warning',
+  /** `train-ai=yes`, a bare `train-ai`, `train-ai="n"`; Content-Signal `search=y`: the purpose is left unknown. */
+  'usage-value-invalid': 'error',
+  /** `ai-train` in Content-Usage, `train-ai` in Content-Signal: the other line's key, ignored. */
+  'usage-key-wrong-vocabulary': 'error',
+  /** A purpose written twice in one preference: only the last value counts, not the most restrictive. */
+  'usage-key-repeated': 'warning',
+  /** `train-ai=n; search=n`: a purpose after ";" is a parameter, ignored. */
+  'usage-purpose-in-parameters': 'error',
+  /** A Content-Signal key the policy does not define: ignored. */
+  'content-signal-unknown-key': 'warning',
+  /** `Content-Signal: Search=Yes`: read here in any case, by others maybe not. */
+  'content-signal-case': 'warning',
   /** `License: /license.xml`: not an absolute URL, ignored. */
   'license-invalid': 'error',
 } as const satisfies Record<string, LintSeverity>;
