@@ -11,7 +11,7 @@ import type { LintSeverity } from './diagnostic.js';
  * @example
  * import { LINT_CODES } from 'robotstxt-wasm';
  * LINT_CODES['pattern-not-path']; // 'error'
- * Object.keys(LINT_CODES).length; // 45
+ * Object.keys(LINT_CODES).length; // 47
  */
 export const LINT_CODES = {
   // The file as a whole.
@@ -108,6 +108,10 @@ export const LINT_CODES = {
   'content-signal-unknown-key': 'warning',
   /** `Content-Signal: Search=Yes`: read here in any case, by others maybe not. */
   'content-signal-case': 'warning',
+  /** A Content-Usage or Content-Signal path the group disallows: disallowed paths have no preferences. */
+  'usage-path-disallowed': 'warning',
+  /** Two lines of a group, one path, a purpose allowed by one and disallowed by the other: the most restrictive wins. */
+  'usage-conflict': 'warning',
   /** `License: /license.xml`: not an absolute URL, ignored. */
   'license-invalid': 'error',
 } as const satisfies Record<string, LintSeverity>;

@@ -11,6 +11,7 @@ import { checkExtensions } from './check-extensions.js';
 import { checkAgents, checkBlankLines, checkDisallowAll, checkGoogleCrawlDelay, checkOrphans } from './check-groups.js';
 import { checkKeys } from './check-keys.js';
 import { checkRules, RULE_CODES } from './check-rules.js';
+import { checkUsageGroups, USAGE_GROUP_CODES } from './check-usage-groups.js';
 import { checkUsageLines, USAGE_LINE_CODES } from './check-usage.js';
 import { LINT_CODES, type LintCode } from './codes.js';
 import { LintContext } from './context.js';
@@ -44,6 +45,7 @@ const CHECKS: readonly Check[] = [
     run: checkExtensions,
   },
   { codes: USAGE_LINE_CODES, run: checkUsageLines },
+  { codes: USAGE_GROUP_CODES, run: checkUsageGroups },
   { codes: ['crawl-delay-google'], run: checkGoogleCrawlDelay },
   { codes: ['disallow-all'], run: checkDisallowAll },
 ];

@@ -131,6 +131,16 @@ const CASES: readonly Case[] = [
     29,
   ],
   ['a Content-Signal in capitals', 'content-signal-case', 'User-agent: *\nContent-Signal: Search=yes\n', 2, 17],
+  // spec: draft-ietf-aipref-attach-05 §3.1: paths that cannot be crawled have no usage preferences.
+  [
+    'a Content-Usage path the group disallows',
+    'usage-path-disallowed',
+    'User-agent: *\nDisallow: /private/\nContent-Usage: /private/drafts/ train-ai=n\n',
+    3,
+    16,
+  ],
+  // spec: draft-ietf-aipref-vocab-07 §5.1: the most restrictive preference applies.
+  ['two lines of one path that disagree', 'usage-conflict', 'User-agent: *\nContent-Usage: train-ai=y\nContent-Usage: train-ai=n\n', 3, 1],
   // spec: RSL 1.0 (https://rslstandard.org/): License names the licence by an absolute URL.
   ['a relative License URL', 'license-invalid', 'User-agent: *\nDisallow:\nLicense: /license.xml\n', 3, 10],
 ];
