@@ -83,6 +83,14 @@ const SHAPES = [
   ['two-byte malformed lines', fileOf('', () => 'x\n')],
   ['rules before any group', fileOf('', () => 'Disallow: /\n')],
   ['blank lines inside a group', fileOf('User-agent: *\n', () => 'Disallow: /a\n\n')],
+  ['usage paths under disallows', fileOf('User-agent: *\n', (i) => `Disallow: /d${i}/\nContent-Usage: /d${i}/x train-ai=n\n`)],
+  [
+    'usage paths, one long prefix',
+    fileOf('User-agent: *\n', (i) => `Disallow: /${'a'.repeat(i % LONG)}\nContent-Usage: /${'a'.repeat(i % LONG)}b train-ai=n\n`),
+  ],
+  ['opposite usage preferences', fileOf('User-agent: *\n', () => 'Content-Usage: /a train-ai=y\nContent-Usage: /a train-ai=n\n')],
+  ['long usage preferences', fileOf('User-agent: *\n', () => `Content-Signal: ${'ab=yes, '.repeat(LONG >> 3)}search=yes\n`)],
+  ['long unreadable preferences', fileOf('User-agent: *\n', () => `Content-Usage: *.pdf Train-AI=n${' x;'.repeat((LONG - 40) / 3)}\n`)],
 ];
 
 /** Milliseconds of one lint of `body`, the median of RUNS after a warm-up. */

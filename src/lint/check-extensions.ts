@@ -1,12 +1,12 @@
 /**
- * Checks of the directives beyond the rules: Sitemap (Google, Bing, Yandex), and Yandex's Host and
- * Clean-param, Crawl-delay (Bing, Yandex), each validated as the library's parser validates it, so the
- * linter and the parser never disagree on what is valid.
+ * Checks of the directives beyond the rules: Sitemap (Google, Bing, Yandex), Yandex's Host and
+ * Clean-param, Crawl-delay (Bing, Yandex), and License (RSL 1.0), each validated as the library's parser
+ * validates it, so the linter and the parser never disagree on what is valid.
  */
 import { parseCleanParam } from '../parse/clean-param.js';
 import { parseCrawlDelay } from '../parse/group-directives.js';
 import { parseHost } from '../parse/host.js';
-import { quote, type LintContext } from './context.js';
+import { quote, shorten, type LintContext } from './context.js';
 import { keyName, type LintRecord } from './records.js';
 
 function checkSitemap(context: LintContext, record: LintRecord): void {
@@ -83,6 +83,23 @@ function checkCleanParam(context: LintContext, record: LintRecord): void {
   );
 }
 
+/** RSL 1.0: `License:` names the site's machine-readable licence by an absolute URL, file-wide like Sitemap. */
+function checkLicense(context: LintContext, record: LintRecord): void {
+  const value = context.value(record);
+  if (URL.canParse(value)) return;
+  context.at(
+    'license-invalid',
+    record.line,
+    record.valueStart === record.valueEnd ? record.keyStart : record.valueStart,
+    value === ''
+      ? 'License has no value: readers of RSL find no licence'
+      : `License ${quote(value)} is not an absolute URL: readers of RSL ignore it`,
+    value.startsWith('/')
+      ? `write the full URL: License: https://example.com${shorten(value)}`
+      : 'write the full URL: License: https://example.com/license.xml',
+  );
+}
+
 export function checkExtensions(context: LintContext): void {
   let firstHost: LintRecord | undefined;
   for (const record of context.records) {
@@ -96,5 +113,6 @@ export function checkExtensions(context: LintContext): void {
       if (checkHost(context, record, firstHost)) firstHost ??= record;
     } else if (key === 'crawl-delay') checkCrawlDelay(context, record);
     else if (key === 'clean-param') checkCleanParam(context, record);
+    else if (key === 'license') checkLicense(context, record);
   }
 }

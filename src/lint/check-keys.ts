@@ -5,8 +5,21 @@
 import { quote, type LintContext } from './context.js';
 import { keyName, type LintRecord, type RecordKind } from './records.js';
 
-/** Extensions some crawler reads (Yandex, Bing, the 1996 draft): not unknown, even though Google ignores them. */
-const KNOWN_EXTENSIONS: ReadonlySet<string> = new Set(['crawl-delay', 'host', 'clean-param', 'request-rate', 'visit-time']);
+/**
+ * Extensions some crawler reads (Yandex, Bing, the 1996 draft), and the lines that state usage preferences
+ * (Content-Usage, draft-ietf-aipref-attach-05 §3; Content-Signal, Cloudflare's Content Signals Policy; License,
+ * RSL 1.0): not unknown, even though Google ignores them.
+ */
+const KNOWN_EXTENSIONS: ReadonlySet<string> = new Set([
+  'crawl-delay',
+  'host',
+  'clean-param',
+  'request-rate',
+  'visit-time',
+  'content-usage',
+  'content-signal',
+  'license',
+]);
 
 /** Page-level directives people put in robots.txt, which no major crawler reads there. */
 const PAGE_DIRECTIVES: ReadonlySet<string> = new Set(['noindex', 'nofollow', 'noarchive', 'nosnippet', 'noimageindex']);

@@ -11,7 +11,7 @@ import type { LintSeverity } from './diagnostic.js';
  * @example
  * import { LINT_CODES } from 'robotstxt-wasm';
  * LINT_CODES['pattern-not-path']; // 'error'
- * Object.keys(LINT_CODES).length; // 36
+ * Object.keys(LINT_CODES).length; // 47
  */
 export const LINT_CODES = {
   // The file as a whole.
@@ -39,7 +39,7 @@ export const LINT_CODES = {
   /** A line over 16,663 bytes: the rest of the line is dropped (Google). */
   'line-too-long': 'warning',
   // Groups.
-  /** A rule (or Crawl-delay) before any group: ignored by all. */
+  /** A rule (or Crawl-delay, Content-Usage, Content-Signal) before any group: ignored by all. */
   'rule-before-user-agent': 'error',
   /** `User-agent:` with no value: the group names no crawler. */
   'empty-user-agent': 'error',
@@ -91,6 +91,29 @@ export const LINT_CODES = {
   'crawl-delay-invalid': 'error',
   /** Over 500 characters, or a bad prefix: ignored (Yandex). */
   'clean-param-invalid': 'warning',
+  // Usage preferences: Content-Usage (draft-ietf-aipref-attach-05 §3), Content-Signal (the Content Signals Policy), License (RSL 1.0).
+  /** A preference that is not a Structured Fields Dictionary (`Train-AI=n`, `*.pdf train-ai=n`): every purpose is unknown. */
+  'usage-preference-invalid': 'error',
+  /** A line with no preference, or none for a purpose its vocabulary defines: it says nothing. */
+  'usage-preference-empty': 'warning',
+  /** `train-ai=yes`, a bare `train-ai`, `train-ai="n"`; Content-Signal `search=y`: the purpose is left unknown. */
+  'usage-value-invalid': 'error',
+  /** `ai-train` in Content-Usage, `train-ai` in Content-Signal: the other line's key, ignored. */
+  'usage-key-wrong-vocabulary': 'error',
+  /** A purpose written twice in one preference: only the last value counts, not the most restrictive. */
+  'usage-key-repeated': 'warning',
+  /** `train-ai=n; search=n`: a purpose after ";" is a parameter, ignored. */
+  'usage-purpose-in-parameters': 'error',
+  /** A Content-Signal key the policy does not define: ignored. */
+  'content-signal-unknown-key': 'warning',
+  /** `Content-Signal: Search=Yes`: read here in any case, by others maybe not. */
+  'content-signal-case': 'warning',
+  /** A Content-Usage or Content-Signal path the group disallows: disallowed paths have no preferences. */
+  'usage-path-disallowed': 'warning',
+  /** Two lines of a group, one path, a purpose allowed by one and disallowed by the other: the most restrictive wins. */
+  'usage-conflict': 'warning',
+  /** `License: /license.xml`: not an absolute URL, ignored. */
+  'license-invalid': 'error',
 } as const satisfies Record<string, LintSeverity>;
 
 /** A code the linter reports: a key of {@link LINT_CODES}. */

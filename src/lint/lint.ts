@@ -11,6 +11,8 @@ import { checkExtensions } from './check-extensions.js';
 import { checkAgents, checkBlankLines, checkDisallowAll, checkGoogleCrawlDelay, checkOrphans } from './check-groups.js';
 import { checkKeys } from './check-keys.js';
 import { checkRules, RULE_CODES } from './check-rules.js';
+import { checkUsageGroups, USAGE_GROUP_CODES } from './check-usage-groups.js';
+import { checkUsageLines, USAGE_LINE_CODES } from './check-usage.js';
 import { LINT_CODES, type LintCode } from './codes.js';
 import { LintContext } from './context.js';
 import { DEFAULT_LINT_MAX_BYTES, SEVERITY_RANK, type LintDiagnostic, type LintOptions } from './diagnostic.js';
@@ -38,7 +40,12 @@ const CHECKS: readonly Check[] = [
   },
   { codes: ['blank-line-before-rules', 'blank-line-in-group'], run: checkBlankLines },
   { codes: RULE_CODES, run: checkRules },
-  { codes: ['sitemap-not-absolute', 'host-invalid', 'host-repeated', 'crawl-delay-invalid', 'clean-param-invalid'], run: checkExtensions },
+  {
+    codes: ['sitemap-not-absolute', 'host-invalid', 'host-repeated', 'crawl-delay-invalid', 'clean-param-invalid', 'license-invalid'],
+    run: checkExtensions,
+  },
+  { codes: USAGE_LINE_CODES, run: checkUsageLines },
+  { codes: USAGE_GROUP_CODES, run: checkUsageGroups },
   { codes: ['crawl-delay-google'], run: checkGoogleCrawlDelay },
   { codes: ['disallow-all'], run: checkDisallowAll },
 ];

@@ -110,6 +110,39 @@ const CASES: readonly Case[] = [
   ['a byte order mark after the start', 'bom-not-at-start', 'User-agent: *\nDisallow: /a\n\uFEFFUser-agent: b\nDisallow: /\n', 3, 1],
   ['an HTML page served as robots.txt', 'html-served', '\n  <!DOCTYPE html>\n<html><body>Not found</body></html>\n', 2, 3],
   ['columns count code points, not bytes', 'pattern-not-path', 'User-agent: *\nDisallow: /é/ é\nDisallow: é\n', 3, 11],
+  // Usage preferences, one fixture a code (lint-usage.test.ts has more of each).
+  // spec: draft-ietf-aipref-vocab-07 §6.5.1: a key in capitals fails the parse.
+  ['a Content-Usage key in capitals', 'usage-preference-invalid', 'User-agent: *\nContent-Usage: Train-AI=n\n', 2, 16],
+  ['a Content-Usage line with a path and no preference', 'usage-preference-empty', 'User-agent: *\nContent-Usage: /docs/\n', 2, 16],
+  // spec: draft-ietf-aipref-vocab-07 §6.5: only the Tokens y and n state a preference.
+  ['a Content-Usage value that is not y or n', 'usage-value-invalid', 'User-agent: *\nContent-Usage: train-ai=yes\n', 2, 16],
+  // spec: draft-ietf-aipref-vocab-07 §6.4: unknown keys are ignored.
+  ["Content-Signal's key on a Content-Usage line", 'usage-key-wrong-vocabulary', 'User-agent: *\nContent-Usage: ai-train=n\n', 2, 16],
+  // spec: draft-ietf-aipref-vocab-07 §6.5.1: of a repeated key, only the last value applies.
+  ['a purpose written twice in one preference', 'usage-key-repeated', 'User-agent: *\nContent-Usage: train-ai=n, train-ai=y\n', 2, 28],
+  // spec: draft-ietf-aipref-vocab-07 §6.5.2: parameters are ignored.
+  ['a purpose after ";" is a parameter', 'usage-purpose-in-parameters', 'User-agent: *\nContent-Usage: train-ai=n; search=n\n', 2, 16],
+  // spec: the Content Signals Policy (https://contentsignals.org/): the keys are search, ai-input and ai-train.
+  [
+    'a Content-Signal key the policy does not define',
+    'content-signal-unknown-key',
+    'User-agent: *\nContent-Signal: search=yes, ai_train=no\n',
+    2,
+    29,
+  ],
+  ['a Content-Signal in capitals', 'content-signal-case', 'User-agent: *\nContent-Signal: Search=yes\n', 2, 17],
+  // spec: draft-ietf-aipref-attach-05 §3.1: paths that cannot be crawled have no usage preferences.
+  [
+    'a Content-Usage path the group disallows',
+    'usage-path-disallowed',
+    'User-agent: *\nDisallow: /private/\nContent-Usage: /private/drafts/ train-ai=n\n',
+    3,
+    16,
+  ],
+  // spec: draft-ietf-aipref-vocab-07 §5.1: the most restrictive preference applies.
+  ['two lines of one path that disagree', 'usage-conflict', 'User-agent: *\nContent-Usage: train-ai=y\nContent-Usage: train-ai=n\n', 3, 1],
+  // spec: RSL 1.0 (https://rslstandard.org/): License names the licence by an absolute URL.
+  ['a relative License URL', 'license-invalid', 'User-agent: *\nDisallow:\nLicense: /license.xml\n', 3, 10],
 ];
 
 function only(diagnostics: readonly LintDiagnostic[], code: string): LintDiagnostic[] {

@@ -98,7 +98,7 @@ const FLOOR: Record<string, number> = {
   'docs/getting-started.md': 9,
   'docs/decisions.md': 12,
   'docs/crawling.md': 21,
-  'docs/lint.md': 6,
+  'docs/lint.md': 7,
   'docs/migrating.md': 4,
 };
 /** The same for the `@example`s of every entry's declarations, together. */
