@@ -23,6 +23,7 @@ const GUIDE = [
   { text: 'Crawling', link: '/crawling' },
   { text: 'A fleet', link: '/fleet' },
   { text: 'The robotstxt command', link: '/cli' },
+  { text: 'Usage preferences', link: '/usage' },
   { text: 'Lint', link: '/lint' },
   { text: 'Migrating', link: '/migrating' },
   { text: 'Cloudflare Workers', link: '/workers' },

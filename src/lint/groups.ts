@@ -11,8 +11,8 @@ export const GROUP_EXTENSIONS: ReadonlySet<string> = new Set(['crawl-delay', 're
 
 /**
  * The lines that state usage preferences for a group's paths (draft-ietf-aipref-attach-05 §3, and Content-Signal
- * read the same way): they belong to the group they stand in, and, like Crawl-delay, do not end a run of
- * User-agent lines, as the parser reads them.
+ * read the same way): rules of the group they stand in, which, like Allow and Disallow, end a run of
+ * User-agent lines, as the parser reads them (src/parse/groups.ts).
  */
 export const USAGE_KEYS: ReadonlySet<string> = new Set(['content-usage', 'content-signal']);
 
@@ -62,7 +62,7 @@ export function groupRecords(source: LintSource, records: readonly LintRecord[])
       const name = keyName(source, record);
       const usage = USAGE_KEYS.has(name);
       if (!usage && !GROUP_EXTENSIONS.has(name)) continue;
-      if (!boundary.inGroup || current === undefined) orphans.push(record);
+      if (!(usage ? boundary.rule() : boundary.inGroup) || current === undefined) orphans.push(record);
       else (usage ? current.usage : current.extensions).push(record);
     }
   }

@@ -13,15 +13,26 @@
  */
 import { parseDictionary, type DictionaryMember } from './structured-dictionary.js';
 
+/**
+ * What content may be used for: `'train-ai'`, training AI models (draft-ietf-aipref-vocab-07 §4.1; Content-Signal's
+ * `ai-train`); `search`, search applications that link to the source (§4.2; Content-Signal's `search`);
+ * `'ai-input'`, using the content as input to an AI answer (Content-Signal's `ai-input`; the vocabulary has none).
+ */
 export type UsagePurpose = 'train-ai' | 'search' | 'ai-input';
+/** A purpose's preference (draft-ietf-aipref-vocab-07 §3): allowed, disallowed, or not stated. */
 export type UsagePreference = 'allow' | 'disallow' | 'unknown';
+/** The kind of line a preference comes from: `Content-Usage:` (draft-ietf-aipref-attach-05 §3) or `Content-Signal:` (https://contentsignals.org/). */
 export type UsageSource = 'content-usage' | 'content-signal';
 
 export const USAGE_PURPOSES: readonly UsagePurpose[] = Object.freeze(['train-ai', 'search', 'ai-input'] as const);
 
+/** A preference for each purpose. */
 export interface UsageReading {
+  /** Training AI models. */
   readonly 'train-ai': UsagePreference;
+  /** Search applications that link to the source. */
   readonly search: UsagePreference;
+  /** Input to an AI answer (Content-Signal only). */
   readonly 'ai-input': UsagePreference;
 }
 

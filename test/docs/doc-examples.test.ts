@@ -94,15 +94,16 @@ function routes(sites: Record<string, Record<string, string | Route>>): Record<s
  * be listed). docs/fleet.md's 3 are asserted by redis-readme.test.ts, which runs its block against Redis.
  */
 const FLOOR: Record<string, number> = {
-  'README.md': 7,
+  'README.md': 10,
   'docs/getting-started.md': 9,
   'docs/decisions.md': 12,
   'docs/crawling.md': 21,
   'docs/lint.md': 7,
+  'docs/usage.md': 9,
   'docs/migrating.md': 4,
 };
 /** The same for the `@example`s of every entry's declarations, together. */
-const DECLARATIONS_FLOOR = 77;
+const DECLARATIONS_FLOOR = 87;
 const TIMEOUT_MS = 20_000;
 
 const documents = documentationFiles().map((file) => ({
