@@ -1,9 +1,19 @@
 /**
  * `robotstxt check ROBOTS AGENT URL…`: the tester site owners know from search consoles. For each URL, the
- * verdict, the rule that decided it and its line; ROBOTS is a file, stdin, or fetched the RFC 9309 way.
+ * verdict, the rule that decided it and its line; ROBOTS is a file, stdin, or fetched the RFC 9309 way. With
+ * them, what the site says the content may be used for (rules.usage(url)), and the lines that say it.
  */
 import { readAgent, type Agent } from './agent.js';
-import { parseRobotsTxt, type Explanation, type ProfileName, type RobotsFetchResult, type RobotsTxt } from './library.js';
+import {
+  parseRobotsTxt,
+  type Explanation,
+  type ProfileName,
+  type RobotsFetchResult,
+  type RobotsTxt,
+  type UsagePreferences,
+  type UsageStatement,
+} from './library.js';
+import { NO_PREFERENCES } from '../usage/usage-rules.js';
 import {
   FETCH_OPTIONS,
   FETCH_OPTIONS_HELP,
@@ -42,9 +52,15 @@ Options:
                            reference matcher and compares AGENT as given (ExampleBot/1.2 matches no group);
                            or yandex, Yandex's reading (User-agent: Yandex for all its robots, 32 KB limit)
   --format text|jsonl      the output: text (default), one aligned line per URL, verdict, URL, rule and
-                           line; jsonl (or json), one JSON object per URL per line, {"url","allowed",
-                           "line","rule","agent","matched","profile","source"}; "rule" is {"kind","pattern"}
-                           or null
+                           line, and when the file has Content-Usage or Content-Signal lines, an indented
+                           line under each: what the site says the content may be used for (train-ai,
+                           search, ai-input: allow, disallow or unknown) and the lines that decided, or none
+                           when the URL may not be crawled; jsonl (or json), one JSON object per URL per
+                           line, {"url","allowed","line","rule","agent","matched","profile","source",
+                           "usage"}; "rule" is {"kind","pattern"} or null; "usage" is rules.usage(url):
+                           {"train-ai","search","ai-input","statements":[{"source","line","path",
+                           "preference","reading"}]}, or null when the URL may not be crawled (a fetch
+                           that allows everything states no preference: all unknown)
 ${FETCH_OPTIONS_HELP}
   (--user-agent and --timeout apply when ROBOTS is a URL; --max-bytes applies to files too, and a
   note on stderr gives the length of a file it cuts)
@@ -59,6 +75,10 @@ Examples:
   disallowed  /private/plans        disallow: /private/ (line 2)
   allowed     https://example.com/  (no rule)
 
+  $ robotstxt check robots.txt ExampleBot /articles/a   # with Content-Usage: train-ai=n on line 3
+  allowed     /articles/a  (no rule)
+              usage: train-ai disallow, search unknown, ai-input unknown (Content-Usage line 3: train-ai=n)
+
   $ robotstxt check --format jsonl --user-agent "ExampleBot/1.2 (+https://example.com/bot)" \\
       https://example.com/ "ExampleBot/1.2 (+https://example.com/bot)" /private/plans`;
 
@@ -69,6 +89,8 @@ type Source =
 
 interface Verdict extends Explanation {
   readonly url: string;
+  /** What the site says the content may be used for; null when the URL may not be crawled. */
+  readonly usage: UsagePreferences | null;
 }
 
 const FORMATS = ['text', 'jsonl'] as const;
@@ -118,8 +140,36 @@ function ruleText(verdict: Verdict, source: Source, matched: string | undefined)
 const VERDICT_WIDTH = 'disallowed'.length;
 // A very long URL gets a line of its own width rather than pushing every other line's rule far right.
 const WIDEST_URL_COLUMN = 60;
+/** A URL's usage line is under its URL: a reader of the verdict lines (`grep ^allowed`, awk's $1) skips it. */
+const USAGE_INDENT = ' '.repeat(VERDICT_WIDTH + 2);
 
-function textReport(verdicts: readonly Verdict[], source: Source, agent: Agent, matched: string | undefined): string {
+const SOURCE_NAMES = { 'content-usage': 'Content-Usage', 'content-signal': 'Content-Signal' } as const;
+
+/** `Content-Usage line 4: /open/ train-ai=y`: a deciding line as written. */
+function statementText(statement: UsageStatement): string {
+  const path = statement.path === undefined ? '' : `${statement.path} `;
+  return printable(`${SOURCE_NAMES[statement.source]} line ${statement.line}: ${path}${statement.preference}`);
+}
+
+/** `usage: train-ai disallow, search allow, ai-input unknown (Content-Usage line 3: train-ai=n; …)` */
+function usageText(usage: UsagePreferences | null): string {
+  if (usage === null) return 'usage: none, the URL may not be crawled';
+  const preferences = `train-ai ${usage['train-ai']}, search ${usage.search}, ai-input ${usage['ai-input']}`;
+  const lines =
+    usage.statements.length === 0 ? 'no Content-Usage or Content-Signal line applies' : usage.statements.map(statementText).join('; ');
+  return `usage: ${preferences} (${lines})`;
+}
+
+/**
+ * Whether the text report shows each URL's usage line: when the file has a Content-Usage or Content-Signal
+ * line (for any agent). Without one every answer is "unknown, no line applies", and the report stays the
+ * lines it always was.
+ */
+function speaksOfUsage(robots: RobotsTxt | undefined): boolean {
+  return robots !== undefined && robots.groups.some((group) => group.usage !== undefined);
+}
+
+function textReport(verdicts: readonly Verdict[], source: Source, agent: Agent, matched: string | undefined, showUsage: boolean): string {
   const lines: string[] = [];
   if (source.kind === 'fetch') lines.push(`fetched ${fetchSummary(source.result)}`);
   if (agent.header !== undefined) lines.push(`agent ${agent.name} (the crawler token of ${JSON.stringify(printable(agent.header))})`);
@@ -128,6 +178,7 @@ function textReport(verdicts: readonly Verdict[], source: Source, agent: Agent, 
   verdicts.forEach((verdict, index) => {
     const url = (urls[index] as string).padEnd(width);
     lines.push(`${(verdict.allowed ? 'allowed' : 'disallowed').padEnd(VERDICT_WIDTH)}  ${url}  ${ruleText(verdict, source, matched)}`);
+    if (showUsage) lines.push(`${USAGE_INDENT}${usageText(verdict.usage)}`);
   });
   return `${lines.join('\n')}\n`;
 }
@@ -135,7 +186,9 @@ function textReport(verdicts: readonly Verdict[], source: Source, agent: Agent, 
 function jsonReport(verdicts: readonly Verdict[], source: Source, agent: Agent, matched: string | undefined, profile: ProfileName): string {
   const from = source.kind === 'file' ? { kind: 'file', path: source.path } : { kind: 'fetch', ...fetchFacts(source.result) };
   return verdicts
-    .map(({ url, allowed, line, rule }) => jsonLine({ url, allowed, line, rule, agent: agent.name, matched, profile, source: from }))
+    .map(({ url, allowed, line, rule, usage }) =>
+      jsonLine({ url, allowed, line, rule, agent: agent.name, matched, profile, source: from, usage }),
+    )
     .join('');
 }
 
@@ -156,18 +209,22 @@ export async function runCheck(args: readonly string[]): Promise<number> {
 
   let verdicts: Verdict[];
   let matched: string | undefined;
+  const showUsage = speaksOfUsage(source.robots);
   if (source.robots === undefined) {
+    // As RobotsCache.usage() reads an outcome: allow-all (a 4xx) states no preference, disallow-all has none.
     const allowed = source.kind === 'fetch' && source.result.outcome === 'allow-all';
-    verdicts = urls.map((url) => ({ url, allowed, line: 0 }));
+    verdicts = urls.map((url) => ({ url, allowed, line: 0, usage: allowed ? NO_PREFERENCES : null }));
   } else {
     const rules = source.robots.forAgent(agent.name);
     matched = rules.matched;
-    verdicts = urls.map((url) => ({ url, ...rules.explain(url) }));
+    verdicts = urls.map((url) => ({ url, ...rules.explain(url), usage: rules.usage(url) }));
     source.robots.dispose();
   }
 
   const report =
-    format === 'jsonl' ? jsonReport(verdicts, source, agent, matched, settings.profile) : textReport(verdicts, source, agent, matched);
+    format === 'jsonl'
+      ? jsonReport(verdicts, source, agent, matched, settings.profile)
+      : textReport(verdicts, source, agent, matched, showUsage);
   writeOut(report);
   return verdicts.every((verdict) => verdict.allowed) ? EXIT_OK : EXIT_DISALLOWED;
 }

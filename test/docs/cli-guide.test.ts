@@ -33,6 +33,10 @@ describe('the blocks marked for this suite', () => {
       '`filter` in a pipeline: json',
       'Splitting a log across machines: sh',
       'Splitting a log across machines: sh',
+      'Usage preferences: `--purpose`: text',
+      'Usage preferences: `--purpose`: sh',
+      'Usage preferences: `--purpose`: sh',
+      'Usage preferences: `--purpose`: text',
     ]);
     expect(readme.map((block) => `${block.heading}: ${block.info}`)).toEqual(['First steps: sh']);
   });
@@ -79,8 +83,8 @@ function filter(...args: string[]): Buffer {
   });
 }
 
-function bash(script: string): { code: number | null; stdout: string; stderr: string } {
-  const result = spawnSync('bash', ['-eo', 'pipefail', '-c', script], { cwd: work, env: ENV, encoding: 'utf8', timeout: 60_000 });
+function bash(script: string, cwd = work): { code: number | null; stdout: string; stderr: string } {
+  const result = spawnSync('bash', ['-eo', 'pipefail', '-c', script], { cwd, env: ENV, encoding: 'utf8', timeout: 60_000 });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -139,6 +143,55 @@ describe('docs/cli.md: splitting a log across machines', () => {
 function readdirParts(): string[] {
   return execFileSync('bash', ['-c', 'ls part.???? | sort'], { cwd: work, encoding: 'utf8' }).trim().split('\n');
 }
+
+describe('docs/cli.md: usage preferences', () => {
+  // A folder of its own: robots/news.example is the guide's own block, beside a host with no file.
+  const folder = join(work, 'purpose');
+  const [robotsBlock, outputBlock] = guide.filter((block) => block.heading === 'Usage preferences: `--purpose`' && block.info === 'text');
+  mkdirSync(join(folder, 'robots'), { recursive: true });
+  writeFileSync(join(folder, 'robots', 'news.example'), `${robotsBlock?.source.trimEnd() ?? ''}\n`);
+  const urls = [
+    'https://news.example/articles/a',
+    'https://news.example/press/b',
+    'https://news.example/archive/d',
+    'https://news.example/drafts/c',
+    'https://elsewhere.example/x',
+  ];
+  writeFileSync(join(folder, 'urls.txt'), `${urls.join('\n')}\n`);
+  const filterHere = (...args: string[]): Buffer =>
+    execFileSync(process.execPath, [CLI, 'filter', '--agent', 'ExampleBot', '--robots-dir', 'robots/', '-q', ...args, 'urls.txt'], {
+      cwd: folder,
+      env: ENV,
+    });
+
+  it('the filter runs write what the text says, and what one run of the command writes', () => {
+    const [block] = shellBlocks('Usage preferences: `--purpose`');
+    const run = bash(block as string, folder);
+    expect(run.code, run.stderr).toBe(0);
+    const written = (name: string): string => readFileSync(join(folder, name), 'utf8');
+    // /archive/ says search=n; /drafts/ may not be crawled; elsewhere.example has no file, so says nothing.
+    expect(written('for-search.txt')).toBe(`${[urls[0], urls[1], urls[4]].join('\n')}\n`);
+    expect(written('for-search.txt')).toBe(filterHere('--purpose', 'search').toString());
+    expect(written('for-training.txt')).toBe(`${urls[1]}\n`);
+    expect(written('for-training.txt')).toBe(filterHere('--purpose', 'train-ai', '--unknown', 'drop').toString());
+    const rows = parse(readFileSync(join(folder, 'ai-input.csv'))) as string[][];
+    expect(rows[0]?.at(-1)).toBe('usage');
+    expect(rows.slice(1).map((row) => [row[1], row[2], row[3], row.at(-1)])).toEqual([
+      [urls[0], 'disallowed', 'usage-disallow', 'disallow'],
+      [urls[1], 'disallowed', 'usage-disallow', 'disallow'],
+      [urls[2], 'disallowed', 'usage-disallow', 'disallow'],
+      [urls[3], 'disallowed', 'rule', ''],
+      [urls[4], 'allowed', 'missing', 'unknown'],
+    ]);
+  });
+
+  it('check prints the output shown (exit 1: a URL is disallowed)', () => {
+    const block = shellBlocks('Usage preferences: `--purpose`')[1] as string;
+    const run = bash(block, folder);
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stdout).toBe(`${outputBlock?.source.trimEnd() ?? ''}\n`);
+  });
+});
 
 describe("docs/cli.md: the summary's JSON", () => {
   /** The keys of an object, nested ones as `a.b`, down to the counts (a map of causes is a map, not keys). */

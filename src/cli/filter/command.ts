@@ -87,6 +87,17 @@ Where the URL is:
   and ftp://example.com/a are decided as robotstxt check decides them. With --robots-dir or --fetch, it
   must be an http(s) URL whose host the URL parser accepts.
 
+Usage preferences (what a site says its content may be used for, once fetched):
+  --purpose train-ai|search|ai-input   keep a line only when its URL may be crawled AND the site does not
+                         refuse that use: rules.usage(url)'s preference for it, from the agent's groups'
+                         Content-Usage lines (train-ai, search) and Content-Signal lines (ai-train, search,
+                         ai-input), the longest matching path deciding, a disallow anywhere winning. A host
+                         allowed by its outcome (4xx, no file known) states none: unknown. A line dropped
+                         so is disallowed, reason usage-disallow (usage-unknown); records end in a field
+                         usage: allow, disallow, unknown, or null (empty) when the URL may not be crawled
+    --unknown keep|drop  a line whose site states no preference for the purpose: kept (default) or
+                         dropped, reason usage-unknown
+
 Output:
   --format text|tsv|jsonl|csv   text (default): the chosen lines, byte for byte as they came;
                          tsv, jsonl, csv: one record per chosen line, with the input line number first:
@@ -94,10 +105,11 @@ Output:
                          (jsonl: {"n","url","verdict","reason","rule":{"kind","pattern","line"}|null,"text"});
                          reason: rule (the file's rules decided; rule is null when none matched), cut (the
                          same, from a file cut at --max-bytes), missing, server-error, unreachable, refused,
-                         redirect-refused (the host's fetch outcome), malformed; text: the raw line when it is
-                         malformed or the URL is one part of it, else empty (null). tsv escapes \\t \\r \\n \\\\
-                         and control bytes as \\xHH; csv quotes as RFC 4180 says, records end in CRLF; jsonl
-                         decodes bytes that are not UTF-8 as U+FFFD
+                         redirect-refused (the host's fetch outcome), usage-disallow, usage-unknown (with
+                         --purpose), malformed; text: the raw line when it is malformed or the URL is one
+                         part of it, else empty (null). tsv escapes \\t \\r \\n \\\\ and control bytes as
+                         \\xHH; csv quotes as RFC 4180 says, records end in CRLF; jsonl decodes bytes that
+                         are not UTF-8 as U+FFFD
   --no-header            no header line in tsv and csv (for parts of a log joined later)
   --first-line N         the number of the input's first line (default 1): a part of a split log numbers its
                          records as the whole would (split -l 1000000: part k starts at k × 1000000 + 1)
@@ -111,7 +123,8 @@ Output:
                          renamed into place; not -, stdout holds the lines), also after an error once lines
                          were decided (complete: false):
                            lines {total, allowed, disallowed, malformed, byReason {rule, cut, missing,
-                             server-error, unreachable, refused, redirect-refused, malformed}}
+                             server-error, unreachable, refused, redirect-refused, malformed; with --purpose
+                             usage-disallow, usage-unknown}}
                            hosts {total, withoutRobots, cut, unreadable, fetch: null without --fetch or
                              fetch records, else {ok (2xx), redirected (2xx after redirects), clientError
                              (4xx), serverError (5xx, 429), timeout, networkError {total, causes {CODE: n}},
@@ -200,7 +213,7 @@ class OverlongOutput {
     const { options } = this;
     if (options.emit !== 'all') return [];
     if (options.output !== 'text') {
-      if (segment.first) this.record = new OverlongRecord(options.output, n);
+      if (segment.first) this.record = new OverlongRecord(options.output, n, options.usage !== undefined);
       return (this.record as OverlongRecord).segment(segment.bytes, segment.first, segment.last);
     }
     const { bytes } = segment;
@@ -291,7 +304,7 @@ export async function runFilter(args: readonly string[]): Promise<number> {
   };
 
   try {
-    if (options.header) await output.write(headerLine(options.output));
+    if (options.header) await output.write(headerLine(options.output, options.usage !== undefined));
     const items = batchesOf(readInputs(inputs, (bytes) => (tally.bytesRead += bytes)));
     for await (const item of items) {
       if (output.closed || strictStop !== undefined) break;

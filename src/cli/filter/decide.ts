@@ -6,14 +6,16 @@
  *
  * A line is decided as written, exactly as `rules.isAllowed(url)` reads a string (the URL read as UTF-8).
  * `--format text` writes the chosen lines unchanged (their line ending included; a last line without one gets
- * `\n`); tsv, jsonl and csv write one record per line instead (./record.ts).
+ * `\n`); tsv, jsonl and csv write one record per line instead (./record.ts). With --purpose, a line whose URL
+ * may be crawled is kept as its usage preference says (./purpose.ts).
  */
 import type { AgentRules } from '../library.js';
 import type { FilterSettings } from './options.js';
 import { isRules, type HostRules, type RobotsSource } from './robots-source.js';
 import { joined } from './joined.js';
 import { emptyField, readUrlField } from './url-field.js';
-import { decideLine, hostsOf, rulesOfField, type BatchResult, type Decision, type Verdict } from './line-verdict.js';
+import { decideLine, hostsOf, noDecision, rulesOfField, type BatchResult, type Decision, type Verdict } from './line-verdict.js';
+import { asksEachLine, droppedBy } from './purpose.js';
 import { noReasons, reasonOf, type Reason } from './reason.js';
 import { writeRecord, type LineRecord, type RecordFormat } from './record.js';
 import { lineScannerFor, scanBatch } from './scanned.js';
@@ -65,8 +67,10 @@ interface LineOutcome {
 /** decideBatch where the line scanner does not serve: records, JSON or access log lines, no WebAssembly. */
 function decideLineByLine(batch: Uint8Array, settings: FilterSettings, source: RobotsSource, firstLine: number): BatchResult {
   const field = emptyField();
-  const decision: Decision = { verdict: 'malformed', rule: null };
+  const decision = noDecision();
   const explain = settings.output !== 'text';
+  // With --purpose, a line of rules without usage lines that may be crawled has an unknown preference.
+  const unknownDropped = settings.usage === undefined ? undefined : droppedBy('unknown', settings.usage);
   const groups = new Map<AgentRules, RangeGroup>();
   /** Each host's rules, looked up once per batch; its keys are the hosts the batch names. */
   const hostRules = new Map<string, HostRules>();
@@ -83,7 +87,7 @@ function decideLineByLine(batch: Uint8Array, settings: FilterSettings, source: R
     if (!readUrlField(batch, line.start, end, settings.shape, source.needsHost, field)) continue;
     const rules = rulesOfField(field, source, hostRules);
     line.reason = reasonOf(rules);
-    if (!explain && field.text === undefined && isRules(rules)) {
+    if (!explain && field.text === undefined && isRules(rules) && !asksEachLine(rules, settings.usage)) {
       let group = groups.get(rules);
       if (group === undefined) groups.set(rules, (group = { rules, lines: [], ranges: [] }));
       group.lines.push(lines.length - 1);
@@ -94,12 +98,20 @@ function decideLineByLine(batch: Uint8Array, settings: FilterSettings, source: R
     const url = field.text ?? utf8.decode(urlBytes);
     decideLine(rules, url, settings, explain, decision);
     line.verdict = decision.verdict === 'allowed' ? VERDICT_ALLOWED : VERDICT_DISALLOWED;
+    if (decision.dropped !== undefined) line.reason = decision.dropped;
     if (explain) line.shown = { ...decision, url, urlBytes };
   }
 
   for (const group of groups.values()) {
     const out = group.rules.isAllowedBytes(batch, Uint32Array.from(group.ranges));
-    for (let i = 0; i < group.lines.length; i++) (lines[group.lines[i] as number] as LineOutcome).verdict = out[i] as number;
+    for (let i = 0; i < group.lines.length; i++) {
+      const line = lines[group.lines[i] as number] as LineOutcome;
+      line.verdict = out[i] as number;
+      if (line.verdict === VERDICT_ALLOWED && unknownDropped !== undefined) {
+        line.verdict = VERDICT_DISALLOWED;
+        line.reason = unknownDropped;
+      }
+    }
   }
 
   const parts: Uint8Array[] = [];
@@ -166,5 +178,6 @@ function recordOf(line: LineOutcome, verdict: Verdict, n: number, raw: Uint8Arra
     reason: line.reason,
     rule: shown?.rule ?? null,
     text: shown === undefined || !whole ? raw : null,
+    usage: settings.usage === undefined ? undefined : (shown?.usage ?? null),
   };
 }

@@ -3,6 +3,7 @@
  * WebAssembly fast path (./scanned.ts), which must agree byte for byte.
  */
 import type { FilterSettings } from './options.js';
+import { asksEachLine, droppedBy, preferenceOf, type UsagePreference, type UsageReason } from './purpose.js';
 import type { ReasonCounts } from './reason.js';
 import type { RuleFacts, Verdict } from './record.js';
 import { isRules, rulesKey, type FileEvent, type HostRules, type RobotsSource } from './robots-source.js';
@@ -31,24 +32,46 @@ export interface Decision {
   verdict: Verdict;
   /** The rule that decided, when the output shows it and one matched. */
   rule: RuleFacts | null;
+  /** With --purpose: the preference for it of a URL that may be crawled; null when it may not (or no --purpose). */
+  usage: UsagePreference | null;
+  /** With --purpose: why a URL that may be crawled is not kept (its verdict is then `disallowed`). */
+  dropped: UsageReason | undefined;
 }
 
-/** Decides the URL of one line for a host's rules (explained only when the output shows the rule). */
+/** A decision to fill in. */
+export function noDecision(): Decision {
+  return { verdict: 'malformed', rule: null, usage: null, dropped: undefined };
+}
+
+/**
+ * Decides the URL of one line for a host's rules (explained only when the output shows the rule), and with
+ * --purpose keeps it only as its preference says (./purpose.ts).
+ */
 export function decideLine(rules: HostRules, url: string, settings: FilterSettings, explain: boolean, decision: Decision): void {
   decision.rule = null;
+  decision.usage = null;
+  decision.dropped = undefined;
+  const filter = settings.usage;
   if (!isRules(rules)) {
     const allowed = rules === null ? settings.missing === 'allow' : rules.allowed;
     decision.verdict = allowed ? 'allowed' : 'disallowed';
-    return;
-  }
-  if (!explain) {
+  } else if (!explain && filter !== undefined && asksEachLine(rules, filter)) {
+    // One question answers both: usage() is null exactly when the URL may not be crawled.
+    const answer = rules.usage(url);
+    decision.verdict = answer === null ? 'disallowed' : 'allowed';
+    if (answer !== null) decision.usage = answer[filter.purpose];
+  } else if (!explain) {
     decision.verdict = rules.isAllowed(url) ? 'allowed' : 'disallowed';
-    return;
+  } else {
+    const explanation = rules.explain(url);
+    decision.verdict = explanation.allowed ? 'allowed' : 'disallowed';
+    const { rule } = explanation;
+    decision.rule = rule === undefined ? null : { kind: rule.kind, pattern: rule.pattern, line: explanation.line };
   }
-  const explanation = rules.explain(url);
-  decision.verdict = explanation.allowed ? 'allowed' : 'disallowed';
-  const { rule } = explanation;
-  decision.rule = rule === undefined ? null : { kind: rule.kind, pattern: rule.pattern, line: explanation.line };
+  if (filter === undefined || decision.verdict !== 'allowed') return;
+  decision.usage ??= preferenceOf(rules, url, filter);
+  decision.dropped = decision.usage === null ? undefined : droppedBy(decision.usage, filter);
+  if (decision.dropped !== undefined) decision.verdict = 'disallowed';
 }
 
 /**

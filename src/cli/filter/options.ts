@@ -9,6 +9,7 @@ import { DEFAULT_USER_AGENT, PROFILES } from '../report.js';
 import { readAgent } from '../agent.js';
 import { exclusive, oneOf, readArguments, UsageError, wholeNumber } from '../usage.js';
 import { readVhost } from './host-name.js';
+import { UNKNOWN_POLICIES, USAGE_PURPOSES, type UsageFilter } from './purpose.js';
 import { workerCount } from './worker-count.js';
 
 export type Emit = 'allowed' | 'disallowed' | 'all';
@@ -57,6 +58,8 @@ export interface FilterSettings {
   /** Bytes of compiled rules (and their files) kept per thread; the least recently used host goes first. */
   readonly cacheBytes: number;
   readonly maxRobotsBytes: number;
+  /** --purpose and --unknown: lines are kept by their usage preference too; undefined without --purpose. */
+  readonly usage: UsageFilter | undefined;
 }
 
 export interface FilterOptions extends FilterSettings {
@@ -103,6 +106,8 @@ const OPTIONS = {
   strict: { type: 'boolean' },
   workers: { type: 'string' },
   'cache-mb': { type: 'string' },
+  purpose: { type: 'string' },
+  unknown: { type: 'string' },
   ...HOST_OPTIONS,
 } as const;
 
@@ -205,6 +210,21 @@ function robotsSourceOf(values: OptionValues): RobotsSourceSetting {
   };
 }
 
+/** `--purpose` and `--unknown keep|drop` (the default keep), which says nothing without a purpose. */
+function usageFilterOf(values: OptionValues): UsageFilter | undefined {
+  const purpose = values.purpose as string | undefined;
+  const unknown = values.unknown as string | undefined;
+  if (purpose === undefined) {
+    if (unknown !== undefined)
+      throw new UsageError('--unknown says what to do with lines of an unknown preference: it goes with --purpose');
+    return undefined;
+  }
+  return {
+    purpose: oneOf('purpose', purpose, USAGE_PURPOSES, 'train-ai'),
+    unknown: oneOf('unknown', unknown, UNKNOWN_POLICIES, 'keep'),
+  };
+}
+
 /** A check of the library's options, whose error is a usage error of the flag. */
 function libraryCheck(flag: string, check: () => unknown): void {
   try {
@@ -236,6 +256,7 @@ export function readFilterOptions(args: readonly string[]): FilterOptions {
     robots: robotsSourceOf(values),
     cacheBytes: wholeNumber('cache-mb', values['cache-mb'], 256) * 1024 * 1024,
     maxRobotsBytes: wholeNumber('max-bytes', values['max-bytes'], DEFAULT_MAX_BYTES, 0),
+    usage: usageFilterOf(values),
     files: positionals,
     workers: workerCount(values.workers, positionals),
     quiet: values.quiet === true,

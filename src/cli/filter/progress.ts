@@ -8,7 +8,7 @@ import { note, printable } from '../printable.js';
 import type { FetchClass } from './fetch-record.js';
 import type { FetchResolver } from './fetch-source.js';
 import type { FilterOptions } from './options.js';
-import { noReasons, REASONS, type ReasonCounts } from './reason.js';
+import { noReasons, REASONS, reportedReasons, type ReasonCounts } from './reason.js';
 import type { FileEvent } from './robots-source.js';
 import {
   count,
@@ -222,7 +222,13 @@ export class Tally {
     const fetching = this.options.robots.kind === 'fetch';
     const saves = this.resolver?.saves;
     return {
-      lines: { total: this.lines, allowed: this.allowed, disallowed: this.disallowed, malformed: this.malformed, byReason: this.byReason },
+      lines: {
+        total: this.lines,
+        allowed: this.allowed,
+        disallowed: this.disallowed,
+        malformed: this.malformed,
+        byReason: reportedReasons(this.byReason, this.options.usage !== undefined),
+      },
       hosts: {
         total: this.hosts.size,
         withoutRobots: this.hostsWithoutRobots.size,

@@ -13,9 +13,14 @@
  * quoted, its quotes doubled; records end in CRLF); both write the bytes of the line as they came. JSON lines
  * carry strings, so a line that is not UTF-8 is decoded with U+FFFD for its invalid bytes. TSV and CSV start
  * with a header line unless --no-header.
+ *
+ * With --purpose, a last field `usage` follows: the URL's preference for the purpose (`allow`, `disallow`,
+ * `unknown`), null (empty) when the URL may not be crawled or the line is malformed. Without it the records
+ * are what they were before --purpose existed, byte for byte.
  */
 import type { Reason } from './reason.js';
 import type { OutputFormat } from './options.js';
+import type { UsagePreference } from './purpose.js';
 import { tsvField } from './tsv.js';
 import { COMMA, CR, LF, QUOTE, TAB } from '../../bytes.js';
 
@@ -38,9 +43,13 @@ export interface LineRecord {
   readonly rule: RuleFacts | null;
   /** The raw line (without its ending), or null. */
   readonly text: Uint8Array | null;
+  /** With --purpose, the URL's preference for it (null when it may not be crawled); undefined without: no such field. */
+  readonly usage: UsagePreference | null | undefined;
 }
 
 export const RECORD_COLUMNS = ['n', 'url', 'verdict', 'reason', 'rule_kind', 'rule_pattern', 'rule_line', 'text'] as const;
+/** The column --purpose adds, last, so that a reader of the others finds them where they were. */
+export const USAGE_COLUMN = 'usage';
 
 const encoder = new TextEncoder();
 const TAB_BYTES = Uint8Array.of(TAB);
@@ -49,10 +58,11 @@ const LF_BYTES = Uint8Array.of(LF);
 const CRLF_BYTES = Uint8Array.of(CR, LF);
 const EMPTY = new Uint8Array(0);
 
-/** The header line of TSV and CSV output; none for the others. */
-export function headerLine(format: OutputFormat): Uint8Array {
-  if (format === 'tsv') return encoder.encode(`${RECORD_COLUMNS.join('\t')}\n`);
-  if (format === 'csv') return encoder.encode(`${RECORD_COLUMNS.join(',')}\r\n`);
+/** The header line of TSV and CSV output (with the `usage` column after --purpose); none for the others. */
+export function headerLine(format: OutputFormat, withUsage = false): Uint8Array {
+  const columns: readonly string[] = withUsage ? [...RECORD_COLUMNS, USAGE_COLUMN] : RECORD_COLUMNS;
+  if (format === 'tsv') return encoder.encode(`${columns.join('\t')}\n`);
+  if (format === 'csv') return encoder.encode(`${columns.join(',')}\r\n`);
   return EMPTY;
 }
 
@@ -86,8 +96,9 @@ const utf8 = new TextDecoder();
 /** Appends the record's line, in `format`, to `parts`. */
 export function writeRecord(format: RecordFormat, record: LineRecord, parts: Uint8Array[]): void {
   if (format === 'jsonl') {
-    const { n, url, verdict, reason, rule, text } = record;
-    const object = { n, url, verdict, reason, rule, text: text === null ? null : utf8.decode(text) };
+    const { n, url, verdict, reason, rule, text, usage } = record;
+    const object = { n, url, verdict, reason, rule, text: text === null ? null : utf8.decode(text), usage };
+    // JSON.stringify leaves an undefined field out: without --purpose, the object it always was.
     parts.push(encoder.encode(`${JSON.stringify(object)}\n`));
     return;
   }
@@ -101,6 +112,7 @@ export function writeRecord(format: RecordFormat, record: LineRecord, parts: Uin
     record.rule === null ? EMPTY : encoder.encode(String(record.rule.line)),
     record.text ?? EMPTY,
   ];
+  if (record.usage !== undefined) fields.push(record.usage === null ? EMPTY : encoder.encode(record.usage));
   const separator = format === 'tsv' ? TAB_BYTES : COMMA_BYTES;
   fields.forEach((field, index) => {
     if (index > 0) parts.push(separator);
@@ -119,9 +131,11 @@ export class OverlongRecord {
   private heldCr = false;
   private readonly decoder = new TextDecoder();
 
+  /** `withUsage`: with --purpose, the record ends in an empty `usage` field, as every malformed line's does. */
   constructor(
     private readonly format: RecordFormat,
     private readonly n: number,
+    private readonly withUsage = false,
   ) {}
 
   /** The output for one segment (`first` opens the line, `last` ends it, with its LF when it had one). */
@@ -160,9 +174,10 @@ export class OverlongRecord {
   }
 
   private closing(): string {
-    if (this.format === 'jsonl') return '"}\n';
-    if (this.format === 'tsv') return '\n';
-    return '"\r\n';
+    const { withUsage } = this;
+    if (this.format === 'jsonl') return withUsage ? '","usage":null}\n' : '"}\n';
+    if (this.format === 'tsv') return withUsage ? '\t\n' : '\n';
+    return withUsage ? '",\r\n' : '"\r\n';
   }
 
   private escaped(bytes: Uint8Array, flush: boolean): Uint8Array {

@@ -30,8 +30,9 @@ import {
   type ScanStop,
 } from './line-scanner.js';
 import { WasmBackend } from '../../engine/wasm-backend.js';
-import { decideLine, hostsOf, rulesOfField, type BatchResult, type Decision } from './line-verdict.js';
+import { decideLine, hostsOf, noDecision, rulesOfField, type BatchResult } from './line-verdict.js';
 import type { FilterSettings, InputShape } from './options.js';
+import { asksEachLine } from './purpose.js';
 import { REASONS, noReasons, reasonOf, type ReasonCounts } from './reason.js';
 import { isCut, isRules, type HostReason, type HostRules, type RobotsSource } from './robots-source.js';
 import { emptyField, MAX_URL_LINE_BYTES, readUrlField } from './url-field.js';
@@ -64,11 +65,18 @@ const HOST_REASONS: readonly HostReason[] = ['missing', 'server-error', 'unreach
 /**
  * What the scanner is taught for a host's rules: a constant verdict that says why (which the scanner counts
  * by value), or the rules' address (0: it cannot hold them, or their lines' reason is `cut`, which the
- * scanner could not tell from `rule`: such lines are decided here).
+ * scanner could not tell from `rule`: such lines are decided here). With --purpose, so are the lines whose
+ * preference is asked of the rules (./purpose.ts), and, with --unknown drop, every line that may be crawled:
+ * its preference (unknown, where no usage line speaks) drops it with a reason the scanner cannot count.
  */
 function valueOf(rules: HostRules, settings: FilterSettings, scanner: LineScanner): number {
-  if (isRules(rules)) return isCut(rules) ? 0 : scanner.addressOf(rules.loadedRuleset());
+  const dropsUnknown = settings.usage?.unknown === 'drop';
+  if (isRules(rules)) {
+    if (isCut(rules) || dropsUnknown || asksEachLine(rules, settings.usage)) return 0;
+    return scanner.addressOf(rules.loadedRuleset());
+  }
   const allowed = rules === null ? settings.missing === 'allow' : rules.allowed;
+  if (allowed && dropsUnknown) return 0;
   return VALUE_DISALLOWED + 2 * HOST_REASONS.indexOf(rules === null ? 'missing' : rules.reason) + (allowed ? 1 : 0);
 }
 
@@ -93,7 +101,7 @@ function reasonsOf(counts: LineScanCounts, forced: ReasonCounts): ReasonCounts {
 
 export function scanBatch(batch: Uint8Array, settings: FilterSettings, source: RobotsSource, scanner: LineScanner): BatchResult {
   const field = emptyField();
-  const decision: Decision = { verdict: 'malformed', rule: null };
+  const decision = noDecision();
   const forced = noReasons();
   const hostRules = new Map<string, HostRules>();
   // A line that is a path names no host: malformed where hosts decide, else decided by the one file.
@@ -117,7 +125,7 @@ export function scanBatch(batch: Uint8Array, settings: FilterSettings, source: R
     const rules = rulesOfField(field, source, hostRules);
     if (askedHost && teach(valueOf(rules, settings, scanner))) return undefined;
     decideLine(rules, utf8.decode(batch.subarray(field.start, field.end)), settings, false, decision);
-    forced[reasonOf(rules)]++;
+    forced[decision.dropped ?? reasonOf(rules)]++;
     return decision.verdict === 'allowed' ? VERDICT_ALLOWED : VERDICT_DISALLOWED;
   };
 

@@ -23,8 +23,8 @@ export interface RunSummary {
     readonly allowed: number;
     readonly disallowed: number;
     readonly malformed: number;
-    /** Lines by reason. */
-    readonly byReason: Readonly<Record<Reason, number>>;
+    /** Lines by reason (the usage reasons with --purpose only). */
+    readonly byReason: Readonly<Partial<Record<Reason, number>>>;
   };
   readonly hosts: {
     readonly total: number;
@@ -98,8 +98,8 @@ export function count(value: number): string {
 }
 
 /** `rule 5, missing 2, server-error 1`: the reasons that decided lines. */
-export function reasonsLine(byReason: Readonly<Record<Reason, number>>): string {
-  const counted = REASONS.filter((reason) => byReason[reason] > 0).map((reason) => `${reason} ${count(byReason[reason])}`);
+export function reasonsLine(byReason: Readonly<Partial<Record<Reason, number>>>): string {
+  const counted = REASONS.filter((reason) => (byReason[reason] ?? 0) > 0).map((reason) => `${reason} ${count(byReason[reason] ?? 0)}`);
   return `by reason: ${counted.length === 0 ? 'none' : counted.join(', ')}`;
 }
 

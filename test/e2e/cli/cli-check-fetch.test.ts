@@ -65,7 +65,7 @@ describe('check against a file', () => {
     expect(result.stdout).toContain('disallowed  /drafts/a       disallow: /drafts/ (line 7)');
   });
 
-  it('--format json prints one object per URL per line: verdict, line, rule, agent and source', async () => {
+  it('--format json prints one object per URL per line: verdict, line, rule, agent, source and usage', async () => {
     const result = await run(['check', '--format', 'jsonl', robotsFile, 'OtherBot', '/private/plans', '/']);
     expect(result.code).toBe(1);
     expect(jsonLines(result.stdout)).toEqual([
@@ -78,6 +78,8 @@ describe('check against a file', () => {
         matched: 'global',
         profile: 'rfc9309',
         source: { kind: 'file', path: robotsFile },
+        // Not crawlable: no preferences (cli-check-usage.test.ts tells the rest).
+        usage: null,
       },
       {
         url: '/',
@@ -88,6 +90,7 @@ describe('check against a file', () => {
         matched: 'global',
         profile: 'rfc9309',
         source: { kind: 'file', path: robotsFile },
+        usage: { 'train-ai': 'unknown', search: 'unknown', 'ai-input': 'unknown', statements: [] },
       },
     ]);
   });

@@ -1,0 +1,56 @@
+/**
+ * `filter --purpose train-ai|search|ai-input`: a line is kept when its URL may be crawled AND its site does not
+ * refuse that use of what is fetched (AgentRules.usage(), draft-ietf-aipref-vocab-07 §4 for train-ai and
+ * search, Cloudflare's Content Signals Policy https://contentsignals.org/ for ai-input); `--unknown drop` keeps
+ * only the lines whose site allows it outright. A host with no file to apply reads as RobotsCache.usage() reads
+ * it: allowed by its outcome (a 4xx, no file known with --missing allow, a refused redirect), no preference is
+ * stated, so every purpose is unknown; disallowed by it (a 5xx, a timeout, a refused host), the URL may not be
+ * fetched and has no preferences at all.
+ */
+import { USAGE_PURPOSES, type UsagePreference, type UsagePurpose } from '../../usage/statement.js';
+import { isRules, speaksOfUsage, type HostRules } from './robots-source.js';
+
+export { USAGE_PURPOSES };
+export type { UsagePreference, UsagePurpose };
+
+/** `--unknown`: what a line whose site states no preference for the purpose becomes. */
+export const UNKNOWN_POLICIES = ['keep', 'drop'] as const;
+export type UnknownPolicy = (typeof UNKNOWN_POLICIES)[number];
+
+/** `--purpose` and `--unknown`, as every thread needs them (plain data, posted to workers). */
+export interface UsageFilter {
+  readonly purpose: UsagePurpose;
+  readonly unknown: UnknownPolicy;
+}
+
+/**
+ * Why a line that may be crawled is dropped by its preference: told apart from a robots.txt disallow (reason
+ * `rule`), which the preference never turns into a keep.
+ */
+export type UsageReason = 'usage-disallow' | 'usage-unknown';
+
+/** The reason `preference` drops a crawlable line for, or undefined when the line is kept. */
+export function droppedBy(preference: UsagePreference, filter: UsageFilter): UsageReason | undefined {
+  if (preference === 'disallow') return 'usage-disallow';
+  return preference === 'unknown' && filter.unknown === 'drop' ? 'usage-unknown' : undefined;
+}
+
+/**
+ * Whether the crawlable lines of a host need an answer each: only rules compiled from a file with usage lines
+ * do. Every other crawlable line's preference is `unknown`, which `--unknown keep` keeps: those lines are
+ * decided by their verdict alone, in a batch (isAllowedBytes) or by the line scanner.
+ */
+export function asksEachLine(rules: HostRules, filter: UsageFilter | undefined): boolean {
+  return filter !== undefined && isRules(rules) && speaksOfUsage(rules);
+}
+
+/**
+ * The preference for `filter`'s purpose of `url`, which `rules` allow (a host outcome's allow-all, or a rules
+ * verdict): `unknown` unless the file has usage lines. Null only if usage() finds the URL not crawlable, which
+ * the verdict it follows said it was (both read the string the same way).
+ */
+export function preferenceOf(rules: HostRules, url: string, filter: UsageFilter): UsagePreference | null {
+  if (!isRules(rules) || !speaksOfUsage(rules)) return 'unknown';
+  const answer = rules.usage(url);
+  return answer === null ? null : answer[filter.purpose];
+}
