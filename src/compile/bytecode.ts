@@ -194,6 +194,21 @@ export interface PatternList {
   readonly allows: Uint8Array;
 }
 
+/** Patterns (normalized, in the order they are tried) packed into the list writeBytecode() takes. */
+export function packPatterns(rules: readonly { readonly allow: boolean; readonly pattern: Uint8Array }[]): PatternList {
+  const bytes = new Uint8Array(rules.reduce((total, rule) => total + rule.pattern.length, 0));
+  const starts = new Uint32Array(rules.length);
+  const lengths = new Uint32Array(rules.length);
+  let at = 0;
+  rules.forEach((rule, index) => {
+    bytes.set(rule.pattern, at);
+    starts[index] = at;
+    lengths[index] = rule.pattern.length;
+    at += rule.pattern.length;
+  });
+  return { count: rules.length, bytes, starts, lengths, allows: Uint8Array.from(rules, (rule) => (rule.allow ? 1 : 0)) };
+}
+
 export interface BytecodeOptions {
   readonly normalizeUrl: boolean;
   readonly robotsTxtAllowed: boolean;

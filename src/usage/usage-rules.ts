@@ -21,7 +21,7 @@
  * Answers are frozen and interned: every URL with the same deciding lines gets the same object, so that a
  * compiled answer allocates nothing.
  */
-import { writeBytecode, type PatternList } from '../compile/bytecode.js';
+import { packPatterns, writeBytecode } from '../compile/bytecode.js';
 import { percentNormalize } from '../compile/normalize.js';
 import type { LoadedRuleset, MatcherBackend, QueryFlags } from '../engine/backend.js';
 import type { Profile } from '../profile.js';
@@ -92,21 +92,6 @@ function ordered(paths: readonly SourcePath[], purpose: UsagePurpose | undefined
   );
 }
 
-function patternList(paths: readonly SourcePath[]): PatternList {
-  const total = paths.reduce((sum, path) => sum + path.bytes.length, 0);
-  const bytes = new Uint8Array(total);
-  const starts = new Uint32Array(paths.length);
-  const lengths = new Uint32Array(paths.length);
-  let at = 0;
-  paths.forEach((path, i) => {
-    bytes.set(path.bytes, at);
-    starts[i] = at;
-    lengths[i] = path.bytes.length;
-    at += path.bytes.length;
-  });
-  return { count: paths.length, bytes, starts, lengths, allows: new Uint8Array(paths.length) };
-}
-
 /** Whether two paths of one length could both match a path: only through a `*`. */
 function hasAmbiguousLength(paths: readonly SourcePath[]): boolean {
   const byLength = new Map<number, boolean>();
@@ -165,7 +150,8 @@ class SourceRules {
     for (const purpose of this.purposes ?? [undefined]) {
       const table = ordered(paths, purpose);
       this.tables.push(table);
-      this.rulesets.push(backend.load(writeBytecode(patternList(table), options)));
+      // Every rule a disallow: the table's order alone decides, and the verdict bit is never read.
+      this.rulesets.push(backend.load(writeBytecode(packPatterns(table.map((path) => ({ allow: false, pattern: path.bytes }))), options)));
     }
   }
 

@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { LINT_CODES, lintRobotsTxt, type LintDiagnostic } from '../support/library.js';
+import { ATTACH_EXAMPLE, ATTACH_INTRODUCTION } from '../support/usage-files.js';
 
 type Case = readonly [title: string, code: string, body: string, line: number, column: number, hint: string];
 
@@ -418,20 +419,9 @@ describe('what is left alone', () => {
 /** The examples of the drafts and of the policy, and files in the shapes sites write: no error, no warning. */
 const CLEAN_FILES: Readonly<Record<string, string>> = {
   // spec: draft-ietf-aipref-attach-05 §3.4, the example robots.txt file.
-  'attach-05 §3.4': [
-    'User-Agent: *',
-    'Allow: /',
-    'Disallow: /never/',
-    'Content-Usage: train-ai=n',
-    'Content-Usage: /ai-ok/ train-ai=y',
-    '',
-    'User-Agent: ExampleBot',
-    'Allow: /',
-    'Content-Usage: train-ai=y',
-    '',
-  ].join('\n'),
+  'attach-05 §3.4': `${ATTACH_EXAMPLE}\n`,
   // spec: draft-ietf-aipref-attach-05 §1.2, the robots.txt example.
-  'attach-05 §1.2': 'User-Agent: *\nAllow: /\nContent-Usage: train-ai=n\n',
+  'attach-05 §1.2': ATTACH_INTRODUCTION,
   // spec: draft-ietf-aipref-vocab-07 §6, the serialization example, on a line of its own.
   'vocab-07 §6': `${UA}Content-Usage: train-ai=y, search=n\n`,
   // spec: the Content Signals Policy (https://contentsignals.org/), its robots.txt lines.

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { defaultMatcher, matcherInfo, parseRobotsTxt, type ProfileName } from '../support/library.js';
+import { ATTACH_EXAMPLE, ATTACH_INTRODUCTION } from '../support/usage-files.js';
 
 function usageOf(body: string, url: string, agent = 'ExampleBot', profile?: ProfileName) {
   return parseRobotsTxt(body, profile === undefined ? {} : { profile })
@@ -23,17 +24,7 @@ const UNKNOWN = ['unknown', 'unknown', 'unknown'];
 
 describe('draft-ietf-aipref-attach-05: the examples', () => {
   // §3.4, "Example robots.txt file" and its table.
-  const EXAMPLE = [
-    'User-Agent: *',
-    'Allow: /',
-    'Disallow: /never/',
-    'Content-Usage: train-ai=n',
-    'Content-Usage: /ai-ok/ train-ai=y',
-    '',
-    'User-Agent: ExampleBot',
-    'Allow: /',
-    'Content-Usage: train-ai=y',
-  ].join('\n');
+  const EXAMPLE = ATTACH_EXAMPLE;
 
   it('§3.4: /test crawlable with train-ai=n, /never/test not crawlable (no preference), /ai-ok/test train-ai=y', () => {
     expect(purposes(EXAMPLE, 'https://example.com/test', 'OtherBot')).toEqual(['disallow', 'unknown', 'unknown']);
@@ -57,7 +48,7 @@ describe('draft-ietf-aipref-attach-05: the examples', () => {
   });
 
   it('§1.2: a Content-Usage rule beside Allow: /', () => {
-    expect(purposes('User-Agent: *\nAllow: /\nContent-Usage: train-ai=n\n', '/anything')).toEqual(['disallow', 'unknown', 'unknown']);
+    expect(purposes(ATTACH_INTRODUCTION, '/anything')).toEqual(['disallow', 'unknown', 'unknown']);
   });
 });
 

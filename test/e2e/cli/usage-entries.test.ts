@@ -20,20 +20,11 @@ import { splitRuleValue } from '../../../src/usage/rule-value.js';
 import { run } from '../../support/cli.js';
 import { closeServers, startServer, text } from '../../support/http-server.js';
 import { lintRobotsTxt, parseRobotsTxt, RobotsCache } from '../../support/library.js';
+import { ATTACH_EXAMPLE, ATTACH_INTRODUCTION } from '../../support/usage-files.js';
 
 const FILES: Record<string, string> = {
-  'attach-05 §3.4': [
-    'User-Agent: *',
-    'Allow: /',
-    'Disallow: /never/',
-    'Content-Usage: train-ai=n',
-    'Content-Usage: /ai-ok/ train-ai=y',
-    '',
-    'User-Agent: ExampleBot',
-    'Allow: /',
-    'Content-Usage: train-ai=y',
-  ].join('\n'),
-  'attach-05 §1.2': 'User-Agent: *\nAllow: /\nContent-Usage: train-ai=n\n',
+  'attach-05 §3.4': ATTACH_EXAMPLE,
+  'attach-05 §1.2': ATTACH_INTRODUCTION,
   'a managed Content-Signal file': [
     '# As a condition of accessing this website, you agree to abide by the following content signals.',
     'User-Agent: *',
