@@ -8,7 +8,7 @@ import { TIERS, URL_COUNTS } from '../lib/cold-inputs.mjs';
 import { describeMachine } from '../lib/machine.mjs';
 import { median } from '../lib/median.mjs';
 import { sectionHeading } from '../lib/results.mjs';
-import { mark, megabytes, targetsTable, times } from '../lib/format.mjs';
+import { mark, megabytes, spread, targetsTable, times } from '../lib/format.mjs';
 
 /**
  * @typedef {import('./worker.mjs').ColdTiming} ColdTiming
@@ -47,11 +47,6 @@ function microsPerFile(timing, tier) {
   if (tier === undefined) return 1e6 / filesPerSecond(timing);
   const entry = timing.tiers[tier];
   return entry === undefined ? NaN : (1e6 * entry.seconds) / entry.files;
-}
-
-/** @param {number[]} values the runs' values @returns {string} half the range, relative to the median */
-function spread(values) {
-  return values.length > 1 ? `±${((50 * (Math.max(...values) - Math.min(...values))) / median(values)).toFixed(0)}%` : '';
 }
 
 /** @param {number} micros */

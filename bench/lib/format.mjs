@@ -3,6 +3,7 @@
  * every suite, so that a figure reads the same wherever it appears.
  * @typedef {import('./engines/engine.mjs').Pass} Pass
  */
+import { median } from './median.mjs';
 
 /** A count with its SI prefix (k, M, G), to 2 or 3 significant digits. @param {number} value */
 export function si(value) {
@@ -22,6 +23,14 @@ export function rate(perSecond, unit) {
   if (unit === 'bytes') return (perSecond / 1e6).toFixed(1);
   if (unit === 'files') return `${(1e6 / perSecond).toFixed(perSecond > 1e5 ? 1 : 0)} µs`;
   return si(perSecond);
+}
+
+/**
+ * How far a set of runs' values lie apart: ± half their range, as a share of their median ('' for a single run).
+ * @param {readonly number[]} values
+ */
+export function spread(values) {
+  return values.length > 1 ? `±${((50 * (Math.max(...values) - Math.min(...values))) / median(values)).toFixed(0)}%` : '';
 }
 
 /** @param {number} ratio */

@@ -4,7 +4,10 @@
  * run 2, …) so that a slow spell of the machine hits both alike; the report gives each task's median per build
  * and their ratio (above 1: the after build is faster). A restructuring is held to "no row slower" with it.
  *
- *   node bench/matcher/compare.mjs BEFORE_DIST [AFTER_DIST] [--runs N] [--time MS] [--workloads crawler,hot]
+ *   node bench/matcher/compare.mjs BEFORE_DIST [AFTER_DIST] [--runs N] [--time MS] [--workloads crawler,hot] [--matchers wasm]
+ *
+ * The last column is the median of the per-run ratios (run i of after ÷ run i of before, the two timed side by side)
+ * with their spread (± half the range): the noise a ratio is to be read against.
  *
  * BEFORE_DIST and AFTER_DIST are built dist/ directories (AFTER_DIST defaults to ./dist). One way to get the
  * before build: `git worktree add ../before <commit> && cd ../before && npm ci && npm run build`.
@@ -15,7 +18,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { corpusDirectory, expectedDirectory } from '../../harness/corpus.mjs';
 import { WORKLOADS } from '../lib/engines/engine.mjs';
-import { rate } from '../lib/format.mjs';
+import { rate, spread } from '../lib/format.mjs';
 import { median } from '../lib/median.mjs';
 import { step } from '../lib/worker-step.mjs';
 
@@ -46,6 +49,8 @@ function main() {
   const timeMs = option('--time', 1000);
   const only = process.argv.indexOf('--workloads');
   const workloads = only < 0 ? WORKLOADS : WORKLOADS.filter((workload) => (process.argv[only + 1] ?? '').split(',').includes(workload));
+  const matchersAt = process.argv.indexOf('--matchers');
+  const impls = matchersAt < 0 ? IMPLS : IMPLS.filter((impl) => (process.argv[matchersAt + 1] ?? '').split(',').includes(impl));
   const loadBefore = loadavg()[0] ?? 0;
   const dirs = { before: mkdtempSync(join(tmpdir(), 'robotstxt-before-')), after: mkdtempSync(join(tmpdir(), 'robotstxt-after-')) };
   try {
@@ -60,7 +65,7 @@ function main() {
     const samples = new Map();
     for (let run = 1; run <= runs; run++) {
       for (const workload of workloads) {
-        for (const impl of IMPLS) {
+        for (const impl of impls) {
           for (const build of /** @type {const} */ (['before', 'after'])) {
             const timing = /** @type {Timing} */ (step(['time', dirs[build], workload, impl, String(timeMs)]));
             const key = `${workload}/${impl}`;
@@ -79,15 +84,16 @@ function main() {
     const lines = [
       `Before ${beforeDist}, after ${afterDist}; ${runs} interleaved runs of ${timeMs} ms per task; load average ${loadBefore.toFixed(2)} → ${(loadavg()[0] ?? 0).toFixed(2)}.`,
       '',
-      '| workload | matcher | before (median) | after (median) | after / before |',
-      '| --- | --- | ---: | ---: | ---: |',
+      '| workload | matcher | before (median) | after (median) | after / before | per-run after / before |',
+      '| --- | --- | ---: | ---: | ---: | ---: |',
     ];
     for (const [key, { before, after, unit }] of samples) {
       const [workload, impl] = key.split('/');
       const unitLabel = { bytes: ' MB/s', checks: ' checks/s', files: ' per file' }[unit] ?? '';
       const ratio = median(after) / median(before);
+      const perRun = after.map((value, i) => value / /** @type {number} */ (before[i]));
       lines.push(
-        `| ${workload} | ${impl} | ${rate(median(before), unit)}${unitLabel} | ${rate(median(after), unit)}${unitLabel} | ${ratio.toFixed(3)} |`,
+        `| ${workload} | ${impl} | ${rate(median(before), unit)}${unitLabel} | ${rate(median(after), unit)}${unitLabel} | ${ratio.toFixed(3)} | ${`${median(perRun).toFixed(3)} ${spread(perRun)}`.trim()} |`,
       );
     }
     console.log(lines.join('\n'));

@@ -14,29 +14,25 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Bench } from 'tinybench';
 import { loadCorpus } from '../../harness/corpus.mjs';
 import { WORKLOADS } from '../lib/engines/engine.mjs';
 import { ENGINES, engineNamed } from '../lib/engines/index.mjs';
 import { importLibrary, wasm } from '../lib/engines/robotstxt-wasm.mjs';
 import { Inputs } from '../lib/inputs.mjs';
-import { machineProbe } from '../lib/machine.mjs';
 import { alloc, memory } from './memory.mjs';
+import { timePass } from '../lib/time-pass.mjs';
 import { buildWorkloads } from '../lib/workloads.mjs';
 
 /**
  * @typedef {import('../lib/engines/engine.mjs').Workload} Workload
- * @typedef {import('../lib/engines/engine.mjs').Pass} Pass
  * @typedef {import('../lib/engines/engine.mjs').Engine} Engine
  * What the steps answer, read by bench/matcher/run.mjs and bench/matcher/report.mjs.
  * @typedef {{ fingerprint: string, corpus: { files: number, bytes: number }, crawlerChecks: number, hot: { name: string, rules: number, urls: number }, typical: { name: string, bytes: number, path: string } }} Prepared
  * @typedef {{ same: number, total: number, percent: number }} Agreement
  * @typedef {{ site: string, agent: string, path: string, ours: boolean, theirs: boolean | 'undefined' }} Disagreement
- * @typedef {{ workload: Workload, impl: string, unit: Pass['unit'], perSecond: number, opsPerIteration: number, iterations: number, rme: number, checksum: number, probe: number, sink: number }} Timing
+ * @typedef {import('../lib/time-pass.mjs').PassTiming & { workload: Workload, impl: string }} Timing
  */
 
-/** A timed iteration repeats its pass until it lasts at least this long, so the timer's resolution does not matter. */
-const MIN_ITERATION_MS = 20;
 /** The check workloads whose verdicts are compared, each with the single checks of ours it must match. */
 const COMPARED = /** @type {const} */ ([
   ['crawler', 'crawler'],
@@ -140,46 +136,8 @@ async function time(dir, workload, impl, timeMs) {
   const build = engineNamed(impl).passes[known];
   if (build === undefined) throw new Error(`${impl} has no ${workload} pass`);
   const pass = await build(new Inputs(dir));
-  const probe = machineProbe();
-  // The first call is untimed: it warms the code and tells how many passes make one timed iteration.
-  const started = performance.now();
-  const checksum = pass.run();
-  const once = performance.now() - started;
-  const reps = Math.max(1, Math.min(1000, Math.ceil(MIN_ITERATION_MS / Math.max(once, 0.001))));
-  // A pass that takes a good part of the budget was warmed enough by the call above; more warm-up passes
-  // would only stretch the run. Iterations go on until the time budget is spent, but a pass longer than the
-  // budget (the slow engines on the crawler mix, the TypeScript executor, which is slow by design) is timed
-  // once per process: the medians across processes then do the smoothing.
-  const long = once > timeMs / 4;
-  let sink = 0;
-  const bench = new Bench({
-    time: timeMs,
-    iterations: 1,
-    warmup: !long,
-    warmupTime: Math.min(250, timeMs / 4),
-    warmupIterations: 1,
-    throws: true,
-  });
-  bench.add(`${workload}/${impl}`, () => {
-    for (let r = 0; r < reps; r++) sink = (sink + pass.run()) | 0;
-  });
-  await bench.run();
-  const result = /** @type {import('tinybench').Task} */ (bench.tasks[0]).result;
-  if (result.state !== 'completed') throw new Error(`tinybench ended in state ${result.state}`);
-  const seconds = result.latency.p50 / 1000;
   /** @type {Timing} */
-  const timing = {
-    workload: known,
-    impl,
-    unit: pass.unit,
-    perSecond: (pass.ops * reps) / seconds,
-    opsPerIteration: pass.ops * reps,
-    iterations: result.latency.samplesCount,
-    rme: result.latency.rme,
-    checksum,
-    probe: probe.roundsPerMs,
-    sink: (sink ^ probe.state) & 1,
-  };
+  const timing = { workload: known, impl, ...(await timePass(pass, `${workload}/${impl}`, timeMs)) };
   reply(timing);
 }
 
