@@ -11,9 +11,10 @@
  * The paths are compiled into a ruleset of the same bytecode the Allow and Disallow rules use, run by the
  * same matcher (a second ruleset kind, not a second matcher): the first rule in the table's order that
  * matches is the answer. Ordered longest first, the first match is in the longest matching length. Where a
- * length holds two paths and one has a `*` (both could match), one ordering cannot combine them, so the
- * source is compiled once per purpose, each ordered most restrictive first within a length: the first
- * match is then that purpose's combined preference, still in linear time on hostile files.
+ * length holds two paths that say different things and one has a `*` (both could match), one ordering cannot
+ * combine them, so the source is compiled once per order its purposes need, each ordered most restrictive
+ * first within such a length (purposes whose orders agree share one): the first match is then each of its
+ * purposes' combined preference, still in linear time on hostile files.
  *
  * The verdict was asked just before of the same input (AgentRules.usage()), so each usage ruleset reads it
  * where that query wrote it (LoadedRuleset.queryAgain): a usage answer costs a verdict and a rule search.
@@ -82,42 +83,59 @@ function byLine(a: UsageStatement, b: UsageStatement): number {
   return a.line - b.line;
 }
 
-/** The paths in the order a ruleset lists them: longest first, then (for `purpose`) most restrictive, then first line. */
-function ordered(paths: readonly SourcePath[], purpose: UsagePurpose | undefined): SourcePath[] {
+/**
+ * The lengths at which two paths could both match a path (only through a `*`) and say different things: where
+ * the first match in one order is not every purpose's combined preference.
+ */
+function ambiguousLengths(paths: readonly SourcePath[]): Set<number> {
+  const byLength = new Map<number, SourcePath[]>();
+  for (const path of paths) byLength.set(path.bytes.length, [...(byLength.get(path.bytes.length) ?? []), path]);
+  const lengths = new Set<number>();
+  for (const [length, group] of byLength) {
+    const first = group[0] as SourcePath;
+    // Readings are interned (src/usage/statement.ts): the same reading is the same object.
+    if (group.some((path) => path.wildcard) && group.some((path) => path.decision.reading !== first.decision.reading)) lengths.add(length);
+  }
+  return lengths;
+}
+
+/**
+ * The paths in the order a ruleset lists them: longest first; within an ambiguous length, most restrictive for
+ * `purpose` first; then the first line.
+ */
+function ordered(paths: readonly SourcePath[], purpose: UsagePurpose | undefined, ambiguous: ReadonlySet<number>): SourcePath[] {
+  const restriction = (path: SourcePath): number =>
+    purpose === undefined || !ambiguous.has(path.bytes.length) ? 0 : RESTRICTION[path.decision.reading[purpose]];
   return [...paths].sort(
     (a, b) =>
       b.bytes.length - a.bytes.length ||
-      (purpose === undefined ? 0 : RESTRICTION[a.decision.reading[purpose]] - RESTRICTION[b.decision.reading[purpose]]) ||
+      restriction(a) - restriction(b) ||
       (a.decision.statements[0] as UsageStatement).line - (b.decision.statements[0] as UsageStatement).line,
   );
 }
 
-/** Whether two paths of one length could both match a path: only through a `*`. */
-function hasAmbiguousLength(paths: readonly SourcePath[]): boolean {
-  const byLength = new Map<number, boolean>();
-  for (const path of paths) {
-    const length = path.bytes.length;
-    const seen = byLength.get(length);
-    if (seen !== undefined && (seen || path.wildcard)) return true;
-    byLength.set(length, path.wildcard || (seen ?? false));
-  }
-  return false;
+function sameOrder(a: readonly SourcePath[], b: readonly SourcePath[]): boolean {
+  return a.every((path, i) => path === b[i]);
 }
 
 /** One source's lines, compiled. */
 class SourceRules {
   /** The answer where no path matches: the path-less lines combined, or nothing. */
   private readonly fallback: Decision;
-  /** One ruleset whose match is the decision, or (ambiguous lengths) one per purpose, in `purposes` order. */
+  /**
+   * One ruleset whose match is the decision, or (ambiguous lengths) one per order the purposes need: each
+   * answers for its `purposes`.
+   */
   private readonly rulesets: LoadedRuleset[] = [];
   /** Per ruleset, its paths in table order. */
   private readonly tables: SourcePath[][] = [];
-  private readonly purposes: readonly UsagePurpose[] | undefined;
+  /** Per ruleset, the purposes it answers for; undefined when one ruleset answers for all. */
+  private readonly purposes: UsagePurpose[][] | undefined;
   /** Decisions per-purpose matches made, by the matches' key. */
   private readonly combined = new Map<number, Decision>();
 
   constructor(
-    private readonly source: UsageSource,
+    source: UsageSource,
     records: readonly UsageRecord[],
     profile: Profile,
     backend: MatcherBackend,
@@ -140,15 +158,23 @@ class SourceRules {
       decision: this.decision(statements),
     }));
     if (paths.length === 0) return;
-    this.purposes = hasAmbiguousLength(paths) ? PURPOSES_OF[source] : undefined;
+    const ambiguous = ambiguousLengths(paths);
+    const orders: { table: SourcePath[]; purposes: UsagePurpose[] }[] = [];
+    for (const purpose of ambiguous.size === 0 ? [undefined] : PURPOSES_OF[source]) {
+      const table = ordered(paths, purpose, ambiguous);
+      const same = orders.find((order) => sameOrder(order.table, table));
+      if (same !== undefined) same.purposes.push(purpose as UsagePurpose);
+      else orders.push({ table, purposes: purpose === undefined ? [] : [purpose] });
+    }
+    // One order serves every purpose: its first match is each purpose's answer.
+    this.purposes = orders.length > 1 ? orders.map((order) => order.purposes) : undefined;
     const options = {
       normalizeUrl: profile.normalizeUrl,
       robotsTxtAllowed: false,
       pathEndsAtNul: profile.pathEndsAtNul,
       tier: paths.length > SCAN_MAX_PATHS ? ('indexed' as const) : ('scan' as const),
     };
-    for (const purpose of this.purposes ?? [undefined]) {
-      const table = ordered(paths, purpose);
+    for (const { table } of orders) {
       this.tables.push(table);
       // Every rule a disallow: the table's order alone decides, and the verdict bit is never read.
       this.rulesets.push(backend.load(writeBytecode(packPatterns(table.map((path) => ({ allow: false, pattern: path.bytes }))), options)));
@@ -187,11 +213,10 @@ class SourceRules {
   private combine(input: string, flags: QueryFlags, key: number): Decision {
     const reading: Record<UsagePurpose, UsagePreference> = { ...ALL_UNKNOWN };
     const statements = new Set<UsageStatement>();
-    this.rulesets.forEach((ruleset, p) => {
+    this.rulesets.forEach((ruleset, r) => {
       const index = ruleset.queryAgain(input, flags);
-      const decision = index < 0 ? this.fallback : this.pathAt(p, index).decision;
-      const purpose = (this.purposes as readonly UsagePurpose[])[p] as UsagePurpose;
-      reading[purpose] = decision.reading[purpose];
+      const decision = index < 0 ? this.fallback : this.pathAt(r, index).decision;
+      for (const purpose of (this.purposes as UsagePurpose[][])[r] as UsagePurpose[]) reading[purpose] = decision.reading[purpose];
       for (const statement of decision.statements) statements.add(statement);
     });
     const decision: Decision = {
