@@ -3,7 +3,8 @@
  * WebAssembly fast path (./scanned.ts), which must agree byte for byte.
  */
 import type { FilterSettings } from './options.js';
-import { asksEachLine, droppedBy, preferenceOf, type UsagePreference, type UsageReason } from './purpose.js';
+import { asksEachLine, preferenceOf } from './purpose.js';
+import { droppedBy, type UsagePreference, type UsageReason } from './usage-filter.js';
 import type { ReasonCounts } from './reason.js';
 import type { RuleFacts, Verdict } from './record.js';
 import { isRules, rulesKey, type FileEvent, type HostRules, type RobotsSource } from './robots-source.js';

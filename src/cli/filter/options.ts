@@ -9,7 +9,7 @@ import { DEFAULT_USER_AGENT, PROFILES } from '../report.js';
 import { readAgent } from '../agent.js';
 import { exclusive, oneOf, readArguments, UsageError, wholeNumber } from '../usage.js';
 import { readVhost } from './host-name.js';
-import { UNKNOWN_POLICIES, USAGE_PURPOSES, type UsageFilter } from './purpose.js';
+import { UNKNOWN_POLICIES, USAGE_PURPOSES, type UsageFilter } from './usage-filter.js';
 import { workerCount } from './worker-count.js';
 
 export type Emit = 'allowed' | 'disallowed' | 'all';

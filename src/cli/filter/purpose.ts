@@ -7,33 +7,9 @@
  * stated, so every purpose is unknown; disallowed by it (a 5xx, a timeout, a refused host), the URL may not be
  * fetched and has no preferences at all.
  */
-import { USAGE_PURPOSES, type UsagePreference, type UsagePurpose } from '../../usage/statement.js';
+import type { UsagePreference } from '../../usage/statement.js';
 import { isRules, speaksOfUsage, type HostRules } from './robots-source.js';
-
-export { USAGE_PURPOSES };
-export type { UsagePreference, UsagePurpose };
-
-/** `--unknown`: what a line whose site states no preference for the purpose becomes. */
-export const UNKNOWN_POLICIES = ['keep', 'drop'] as const;
-export type UnknownPolicy = (typeof UNKNOWN_POLICIES)[number];
-
-/** `--purpose` and `--unknown`, as every thread needs them (plain data, posted to workers). */
-export interface UsageFilter {
-  readonly purpose: UsagePurpose;
-  readonly unknown: UnknownPolicy;
-}
-
-/**
- * Why a line that may be crawled is dropped by its preference: told apart from a robots.txt disallow (reason
- * `rule`), which the preference never turns into a keep.
- */
-export type UsageReason = 'usage-disallow' | 'usage-unknown';
-
-/** The reason `preference` drops a crawlable line for, or undefined when the line is kept. */
-export function droppedBy(preference: UsagePreference, filter: UsageFilter): UsageReason | undefined {
-  if (preference === 'disallow') return 'usage-disallow';
-  return preference === 'unknown' && filter.unknown === 'drop' ? 'usage-unknown' : undefined;
-}
+import type { UsageFilter } from './usage-filter.js';
 
 /**
  * Whether the crawlable lines of a host need an answer each: only rules compiled from a file with usage lines

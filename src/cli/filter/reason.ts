@@ -5,7 +5,7 @@
  * URL that may be crawled but whose site refuses --purpose's use of it, or states nothing of it with --unknown
  * drop (a UsageReason), or no URL to decide (`malformed`).
  */
-import type { UsageReason } from './purpose.js';
+import type { UsageReason } from './usage-filter.js';
 import { isCut, isRules, type HostReason, type HostRules } from './robots-source.js';
 
 export type Reason = 'rule' | 'cut' | HostReason | UsageReason | 'malformed';

@@ -20,7 +20,7 @@
  */
 import type { Reason } from './reason.js';
 import type { OutputFormat } from './options.js';
-import type { UsagePreference } from './purpose.js';
+import type { UsagePreference } from './usage-filter.js';
 import { tsvField } from './tsv.js';
 import { COMMA, CR, LF, QUOTE, TAB } from '../../bytes.js';
 
