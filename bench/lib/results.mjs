@@ -2,8 +2,9 @@
  * bench/RESULTS.md as the suites write it: the headline table at the top, between HEADLINE_START and
  * HEADLINE_END (rewritten by `npm run bench:headline`), then the history, one `## ` section per measurement, each
  * heading dated by the run that wrote it (`## 2026-11-26: Cold path: …`). A suite that records its run
- * (`npm run bench`, `bench:cold --write`, `bench:fleet --write`) replaces its own section, found by its title
- * whatever its date, and leaves every other section as it was; a section not there yet goes at the end.
+ * (`npm run bench`, `bench:cold --write`, `bench:fleet --write`, `bench:usage -- --write`) replaces its own
+ * section, found by its title whatever its date, and leaves every other section as it was; a section not there
+ * yet goes at the end.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
