@@ -142,7 +142,10 @@ export class AgentRules {
   private scanChecksLeft = -1;
   /** The groups' Content-Usage and Content-Signal lines, in file order; undefined when they have none. */
   private readonly usageRecords: readonly UsageRecord[] | undefined;
-  /** The usage lines compiled, with the rules (compile()). */
+  /**
+   * The usage lines compiled, on the first usage() (a crawler that never asks pays nothing for them), or when
+   * a cache takes the rules (rebuildTableFrom()), so that the bytes it charges for them are all they hold.
+   */
   private usageRules: UsageRules | undefined;
 
   /**
@@ -177,7 +180,6 @@ export class AgentRules {
     this.recordChecksLeft = 0;
     const ruleset = this.backend.load(bytecode);
     this.ruleset = ruleset;
-    if (this.usageRecords !== undefined) this.usageRules = new UsageRules(this.usageRecords, this.profile, this.backend);
     if (this.table !== undefined) this.records = undefined;
     return ruleset;
   }
@@ -238,6 +240,7 @@ export class AgentRules {
    */
   rebuildTableFrom(source: () => RuleTable): void {
     this.live();
+    if (this.usageRecords !== undefined) this.compiledUsage();
     this.table = undefined;
     this.records = undefined;
     this.tableSource = source;
@@ -351,7 +354,13 @@ export class AgentRules {
     const input = isPath ? requestPath(url) : url;
     const flags = isPath ? QUERY_PATH : QUERY_URL;
     if (this.forChecks(1).query(input, flags | QUERY_VERDICT_ONLY) !== 1) return null;
-    return (this.usageRules as UsageRules).answer(input, flags);
+    return this.compiledUsage().answer(input, flags);
+  }
+
+  /** The usage lines compiled (into the same matcher as the rules), compiled now if they were not yet. */
+  private compiledUsage(): UsageRules {
+    this.usageRules ??= new UsageRules(this.usageRecords ?? [], this.profile, this.backend);
+    return this.usageRules;
   }
 
   /**

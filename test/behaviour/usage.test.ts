@@ -332,6 +332,16 @@ describe('the answer', () => {
     expect(rules.tier).toBe('indexed');
   });
 
+  it('compiles the usage lines on the first usage(), not for isAllowed()', () => {
+    const rules = parseRobotsTxt('User-agent: *\nDisallow: /x\nContent-Usage: /a train-ai=n\n').forAgent('ExampleBot', { indexed: true });
+    const compiled = rules.byteLength;
+    expect(rules.isAllowed('/a')).toBe(true);
+    expect(rules.byteLength).toBe(compiled);
+    expect(rules.usage('/a')?.['train-ai']).toBe('disallow');
+    expect(rules.byteLength).toBeGreaterThan(compiled);
+    rules.dispose();
+  });
+
   it('counts its compiled paths in byteLength, and dispose() gives them back', () => {
     const before = matcherInfo().wasmBytesInUse;
     const plain = parseRobotsTxt('User-agent: *\nDisallow: /x\n').forAgent('ExampleBot');

@@ -60,6 +60,22 @@ describe('RobotsCache.usage()', () => {
     });
   });
 
+  it('charges its budget for the compiled usage lines from the first fetch, before any usage()', async () => {
+    const site = await startServer({ '/robots.txt': text(BODY) });
+    const withUsage = cacheWith({ agent: 'OtherBot' });
+    await withUsage.isAllowed(`${site.origin}/`);
+    const held = withUsage.stats().bytesHeld;
+    await withUsage.usage(`${site.origin}/open/a`);
+    expect(withUsage.stats().bytesHeld).toBe(held);
+    // A body of the same length whose usage keys nobody reads: the usage rulesets are the difference.
+    const plainBody = BODY.replace(/^Content-Usage/gm, 'Content-Usagx').replace(/^Content-Signal/gm, 'Content-Signax');
+    expect(plainBody.length).toBe(BODY.length);
+    const plainSite = await startServer({ '/robots.txt': text(plainBody) });
+    const plain = cacheWith({ agent: 'OtherBot' });
+    await plain.isAllowed(`${plainSite.origin}/`);
+    expect(held).toBeGreaterThan(plain.stats().bytesHeld);
+  });
+
   it('answers the same object for URLs the same lines decide', async () => {
     const site = await startServer({ '/robots.txt': text(BODY) });
     const cache = cacheWith({ agent: 'OtherBot' });
