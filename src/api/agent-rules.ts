@@ -144,7 +144,7 @@ export class AgentRules {
   private readonly usageRecords: readonly UsageRecord[] | undefined;
   /**
    * The usage lines compiled, on the first usage() (a crawler that never asks pays nothing for them), or when
-   * a cache takes the rules (rebuildTableFrom()), so that the bytes it charges for them are all they hold.
+   * a RobotsCache takes the rules, so that the bytes it charges for them are all they hold.
    */
   private usageRules: UsageRules | undefined;
 
