@@ -37,6 +37,8 @@ export default defineConfig({
   test: {
     reporters: ['default', './test/support/summary-reporter.ts'],
     testTimeout: 60_000,
+    // No test process connects anywhere but the loopback interface.
+    setupFiles: ['test/support/loopback-only.setup.ts'],
     // The built package is loaded by Node itself, as users load it, not transformed by vitest.
     server: { deps: { external: [/\/dist\//] } },
     projects: [
