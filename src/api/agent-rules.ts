@@ -163,7 +163,7 @@ export class AgentRules {
     const usage = selection.groups.flatMap((group) => group.usage ?? []);
     this.usageRecords = usage.length > 0 ? usage : undefined;
     this.recordChecksLeft = RECORD_CHECKS;
-    if (options.indexed === true) this.compile(true);
+    if (options.indexed === true) this.compileAll();
   }
 
   /** Compiles the records into the matcher: the scan tier for a small ruleset unless `indexed`. */
@@ -225,6 +225,23 @@ export class AgentRules {
     }
     this.index();
     return this.live();
+  }
+
+  /**
+   * @internal Compiles everything now: the indexed tier and the usage lines (forAgent(agent, { indexed: true })),
+   * so that what the rules hold is known from here on (a cache of compiled rules counts it once).
+   */
+  compileAll(): void {
+    this.index();
+    if (this.usageRecords !== undefined) this.compiledUsage();
+  }
+
+  /**
+   * Whether the applicable groups hold any Content-Usage or Content-Signal line. Without one, usage() answers
+   * every purpose `'unknown'` (or `null`, where isAllowed() is false) for every URL.
+   */
+  get hasUsageLines(): boolean {
+    return this.usageRecords !== undefined;
   }
 
   /** The compiled rules in the order they are tried (the first match decides). */

@@ -35,8 +35,8 @@ const FAMILY = '\u0001';
 /** Options of forAgent(). */
 export interface ForAgentOptions {
   /**
-   * Compile to the indexed tier at once, for rules you will ask many times (a crawler's own site, a
-   * server's policy). By default the first checks are answered by a direct scan of the rules, and the
+   * Compile to the indexed tier at once, and the usage lines if there are any, for rules you will ask many
+   * times (a crawler's own site, a server's policy). By default the first checks are answered by a direct scan of the rules, and the
    * indexes are built once the rules have been asked enough times to pay for them (see `AgentRules.tier`).
    */
   readonly indexed?: boolean;
@@ -56,7 +56,7 @@ interface Body {
 
 /** `rules`, indexed first when the options ask for it. */
 function indexedIf(rules: AgentRules, options: ForAgentOptions): AgentRules {
-  if (options.indexed === true) rules.index();
+  if (options.indexed === true) rules.compileAll();
   return rules;
 }
 

@@ -5,6 +5,7 @@
  * preference is parsed with the library's own Dictionary parser (src/usage/), exactly as the parser reads it, so
  * a line the linter calls unreadable is one the library reads as stating nothing.
  */
+import { isAsciiUpper, lowerCasedAscii } from '../parse/ascii.js';
 import { parseDictionary, type DictionaryMember } from '../usage/structured-dictionary.js';
 import { BACKSLASH, CLOSE_PAREN, COMMA, OPEN_PAREN, QUOTE, SEMICOLON, SPACE, TAB } from '../bytes.js';
 import type { LintCode } from './codes.js';
@@ -33,17 +34,6 @@ const OTHER_VOCABULARY: Readonly<Record<UsageLine['source'], ReadonlyMap<string,
 const ALLOWING: ReadonlySet<string> = new Set(['y', 'yes', 'true', 'allow', 'allowed', '1', 'on']);
 const DISALLOWING: ReadonlySet<string> = new Set(['n', 'no', 'false', 'disallow', 'disallowed', '0', 'off', 'none']);
 
-function isUpper(byte: number | undefined): boolean {
-  return byte !== undefined && byte >= 0x41 && byte <= 0x5a;
-}
-
-/** A copy with each ASCII capital lower-cased: how Content-Signal is read (src/usage/statement.ts). */
-function lowerAscii(bytes: Uint8Array): Uint8Array {
-  const copy = bytes.slice();
-  for (let i = 0; i < copy.length; i++) if (isUpper(copy[i])) copy[i] = (copy[i] as number) + 0x20;
-  return copy;
-}
-
 function lowerText(text: string): string {
   return text.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
 }
@@ -51,7 +41,7 @@ function lowerText(text: string): string {
 /** The preference's bytes as the line's vocabulary parses them. */
 function preferenceBytes(context: LintContext, line: UsageLine): Uint8Array {
   const bytes = context.source.bytes.subarray(line.preferenceStart, line.preferenceEnd);
-  return line.source === 'content-signal' ? lowerAscii(bytes) : bytes;
+  return line.source === 'content-signal' ? lowerCasedAscii(bytes) : bytes;
 }
 
 interface MemberKey {
@@ -201,7 +191,7 @@ function checkUnknownKeys(context: LintContext, line: UsageLine, unknown: readon
 function checkCase(context: LintContext, line: UsageLine, text: string): void {
   const { bytes } = context.source;
   let first = line.preferenceStart;
-  while (first < line.preferenceEnd && !isUpper(bytes[first])) first++;
+  while (first < line.preferenceEnd && !isAsciiUpper(bytes[first])) first++;
   if (first === line.preferenceEnd) return;
   context.at(
     'content-signal-case',
@@ -318,7 +308,7 @@ function invalidPreference(context: LintContext, line: UsageLine, bytes: Uint8Ar
   if (pathBeforePreference(context, line, bytes)) return;
   const { name, example } = VOCABULARIES[line.source];
   const prefix = linePrefix(line);
-  const lowered = line.source === 'content-usage' && bytes.some(isUpper) ? lowerAscii(bytes) : undefined;
+  const lowered = line.source === 'content-usage' && bytes.some(isAsciiUpper) ? lowerCasedAscii(bytes) : undefined;
   if (lowered !== undefined && parseDictionary(lowered) !== undefined) {
     context.at(
       'usage-preference-invalid',

@@ -9,6 +9,18 @@ export function isTokenByte(byte: number): boolean {
   return (folded >= 0x61 && folded <= 0x7a) || byte === 0x5f || byte === 0x2d;
 }
 
+/** An ASCII capital, `A`–`Z`. */
+export function isAsciiUpper(byte: number | undefined): boolean {
+  return byte !== undefined && byte >= 0x41 && byte <= 0x5a;
+}
+
+/** A copy of bytes[start, end) with each ASCII capital lower-cased (the bytes given are left as they are). */
+export function lowerCasedAscii(bytes: Uint8Array, start = 0, end = bytes.length): Uint8Array {
+  const copy = bytes.slice(start, end);
+  for (let at = 0; at < copy.length; at++) if (isAsciiUpper(copy[at])) copy[at] = (copy[at] as number) + 0x20;
+  return copy;
+}
+
 /** Whether bytes[start, end) starts with `lowerPrefix` (lower-case ASCII), in any ASCII case. */
 export function startsWithIgnoringAsciiCase(bytes: Uint8Array, start: number, end: number, lowerPrefix: string): boolean {
   if (end - start < lowerPrefix.length) return false;

@@ -11,6 +11,7 @@
  * choice: its ASCII letters are lower-cased first, then it is parsed as the same Dictionary, with `search`,
  * `ai-input` and `ai-train` as keys and the Tokens `yes` and `no` as values.
  */
+import { lowerCasedAscii } from '../parse/ascii.js';
 import { parseDictionary, type DictionaryMember } from './structured-dictionary.js';
 
 /**
@@ -63,16 +64,6 @@ function tokenPreference(member: DictionaryMember | undefined, allow: string, di
   return member.item.value === disallow ? 'disallow' : 'unknown';
 }
 
-/** bytes[start, end) with each ASCII capital lower-cased: a copy, the robots.txt bytes left as they are. */
-function lowerCased(bytes: Uint8Array, start: number, end: number): Uint8Array {
-  const copy = bytes.slice(start, end);
-  for (let at = 0; at < copy.length; at++) {
-    const byte = copy[at] as number;
-    if (byte >= 0x41 && byte <= 0x5a) copy[at] = byte + 0x20;
-  }
-  return copy;
-}
-
 /** The preference bytes[start, end) of one line read for the three purposes. */
 export function readStatement(source: UsageSource, bytes: Uint8Array, start: number, end: number): UsageReading {
   if (source === 'content-usage') {
@@ -81,7 +72,7 @@ export function readStatement(source: UsageSource, bytes: Uint8Array, start: num
     // draft-ietf-aipref-vocab-07 has no ai-input category: a Content-Usage line never speaks for it.
     return reading(tokenPreference(dictionary.get('train-ai'), 'y', 'n'), tokenPreference(dictionary.get('search'), 'y', 'n'), 'unknown');
   }
-  const dictionary = parseDictionary(lowerCased(bytes, start, end));
+  const dictionary = parseDictionary(lowerCasedAscii(bytes, start, end));
   if (dictionary === undefined) return ALL_UNKNOWN;
   return reading(
     tokenPreference(dictionary.get('ai-train'), 'yes', 'no'),
@@ -96,7 +87,7 @@ function combine(a: UsagePreference, b: UsagePreference): UsagePreference {
   return a === 'allow' || b === 'allow' ? 'allow' : 'unknown';
 }
 
-/** vocab-07 §5.1 Combining Preferences, per purpose: any disallow → disallow; else any allow → allow; else unknown. */
+/** vocab-07 §5.1 Combining Preferences, per purpose: a disallow wins; else an allow; else unknown. */
 export function combineReadings(a: UsageReading, b: UsageReading): UsageReading {
   return reading(combine(a['train-ai'], b['train-ai']), combine(a.search, b.search), combine(a['ai-input'], b['ai-input']));
 }

@@ -89,7 +89,11 @@ function byLine(a: UsageStatement, b: UsageStatement): number {
  */
 function ambiguousLengths(paths: readonly SourcePath[]): Set<number> {
   const byLength = new Map<number, SourcePath[]>();
-  for (const path of paths) byLength.set(path.bytes.length, [...(byLength.get(path.bytes.length) ?? []), path]);
+  for (const path of paths) {
+    const group = byLength.get(path.bytes.length);
+    if (group === undefined) byLength.set(path.bytes.length, [path]);
+    else group.push(path);
+  }
   const lengths = new Set<number>();
   for (const [length, group] of byLength) {
     const first = group[0] as SourcePath;

@@ -332,14 +332,21 @@ describe('the answer', () => {
     expect(rules.tier).toBe('indexed');
   });
 
-  it('compiles the usage lines on the first usage(), not for isAllowed()', () => {
-    const rules = parseRobotsTxt('User-agent: *\nDisallow: /x\nContent-Usage: /a train-ai=n\n').forAgent('ExampleBot', { indexed: true });
+  it('compiles the usage lines on the first usage(), not for isAllowed(); with { indexed: true }, at once', () => {
+    const body = 'User-agent: *\nDisallow: /x\nContent-Usage: /a train-ai=n\n';
+    const rules = parseRobotsTxt(body).forAgent('ExampleBot');
+    for (let i = 0; i < 40; i++) expect(rules.isAllowed(`/a/${i}`)).toBe(true);
+    expect(rules.tier).toBe('indexed');
     const compiled = rules.byteLength;
-    expect(rules.isAllowed('/a')).toBe(true);
-    expect(rules.byteLength).toBe(compiled);
     expect(rules.usage('/a')?.['train-ai']).toBe('disallow');
     expect(rules.byteLength).toBeGreaterThan(compiled);
+    const atOnce = parseRobotsTxt(body).forAgent('ExampleBot', { indexed: true });
+    expect(atOnce.byteLength).toBe(rules.byteLength);
+    expect(atOnce.usage('/a')?.['train-ai']).toBe('disallow');
+    expect(atOnce.byteLength).toBe(rules.byteLength);
+    expect([rules.hasUsageLines, parseRobotsTxt('User-agent: *\nDisallow: /x\n').forAgent('x').hasUsageLines]).toEqual([true, false]);
     rules.dispose();
+    atOnce.dispose();
   });
 
   it('counts its compiled paths in byteLength, and dispose() gives them back', () => {

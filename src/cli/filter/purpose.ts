@@ -8,7 +8,7 @@
  * fetched and has no preferences at all.
  */
 import type { UsagePreference } from '../../usage/statement.js';
-import { isRules, speaksOfUsage, type HostRules } from './robots-source.js';
+import { isRules, type HostRules } from './robots-source.js';
 import type { UsageFilter } from './usage-filter.js';
 
 /**
@@ -17,7 +17,7 @@ import type { UsageFilter } from './usage-filter.js';
  * decided by their verdict alone, in a batch (isAllowedBytes) or by the line scanner.
  */
 export function asksEachLine(rules: HostRules, filter: UsageFilter | undefined): boolean {
-  return filter !== undefined && isRules(rules) && speaksOfUsage(rules);
+  return filter !== undefined && isRules(rules) && rules.hasUsageLines;
 }
 
 /**
@@ -26,7 +26,7 @@ export function asksEachLine(rules: HostRules, filter: UsageFilter | undefined):
  * the verdict it follows said it was (both read the string the same way).
  */
 export function preferenceOf(rules: HostRules, url: string, filter: UsageFilter): UsagePreference | null {
-  if (!isRules(rules) || !speaksOfUsage(rules)) return 'unknown';
+  if (!isRules(rules) || !rules.hasUsageLines) return 'unknown';
   const answer = rules.usage(url);
   return answer === null ? null : answer[filter.purpose];
 }

@@ -87,41 +87,6 @@ export function isCut(rules: AgentRules): boolean {
   return cutRules.has(rules);
 }
 
-/** Rules compiled, with --purpose, from a file that may hold Content-Usage or Content-Signal lines. */
-const usageRules = new WeakSet<AgentRules>();
-
-/**
- * Whether `rules` were compiled (with --purpose) from a file that may hold usage lines: only their lines need
- * AgentRules.usage(); every other file states no preference, for any URL.
- */
-export function speaksOfUsage(rules: AgentRules): boolean {
-  return usageRules.has(rules);
-}
-
-const DASH = 0x2d;
-const encodeAscii = (text: string): Uint8Array => Uint8Array.from(text, (char) => char.charCodeAt(0));
-const CONTENT = encodeAscii('content');
-const USAGE_NAMES = [encodeAscii('usage'), encodeAscii('signal')];
-
-/** Whether body[at, at + word.length) is `word` (lower-case ASCII), in any case. */
-function isWordAt(body: Uint8Array, at: number, word: Uint8Array): boolean {
-  if (at < 0 || at + word.length > body.length) return false;
-  for (let i = 0; i < word.length; i++) if (((body[at + i] as number) | 0x20) !== word[i]) return false;
-  return true;
-}
-
-/**
- * Whether `body` holds `content-usage` or `content-signal` in any case: every usage line's key does (the parser
- * reads those keys alone, in any case), so a file without them has no usage line. A comment that names them
- * only costs its host the slower path. A byte search: compiling the file's groups to ask them would cost more.
- */
-function mentionsUsage(body: Uint8Array): boolean {
-  for (let dash = body.indexOf(DASH); dash >= 0; dash = body.indexOf(DASH, dash + 1)) {
-    if (isWordAt(body, dash - CONTENT.length, CONTENT) && USAGE_NAMES.some((name) => isWordAt(body, dash + 1, name))) return true;
-  }
-  return false;
-}
-
 /** Bytes counted for a host known to have no file: the map entry and the key. */
 const MISSING_ENTRY_BYTES = 128;
 /**
@@ -190,7 +155,6 @@ function compile(body: Uint8Array, settings: FilterSettings): AgentRules {
   // rules LRU counts an entry's bytes once, when it is stored.
   const rules = robots.forAgent(settings.agent, { indexed: true });
   if (body.length > settings.maxRobotsBytes) cutRules.add(rules);
-  if (settings.usage !== undefined && mentionsUsage(body)) usageRules.add(rules);
   return rules;
 }
 
