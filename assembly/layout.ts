@@ -95,6 +95,14 @@ export const ROBOTS_TXT_IMPLICIT_ALLOW: i32 = -2;
 export const VECTOR_SLACK: usize = 16;
 
 // ---------------------------------------------------------------------------------------------------------
+// A resident ruleset's use mark: the u32 USE_MARK bytes before its block, inside the RULESET_RESERVE bytes
+// the host allocates in front of it (8, so that the block stays 8-byte aligned). The matcher sets it on
+// every check; residency's clock reads and clears it (src/engine/residency.ts), so that a check marks its
+// ruleset used without touching a JS object.
+export const RULESET_RESERVE: usize = 8;
+export const USE_MARK: usize = 4;
+
+// ---------------------------------------------------------------------------------------------------------
 // The range batch (decideRanges): `count` entries of RANGE_ENTRY_SIZE bytes, u32 start then u32 end, byte
 // offsets into the input. A verdict byte is 1 allowed, 0 disallowed, or RANGE_NOT_UTF8 for a range that is
 // not valid UTF-8, left for the host to decide as the text a TextDecoder makes of it (its U+FFFD

@@ -10,7 +10,7 @@ import {
   HEADER_RULE_COUNT, HEADER_SIZE, NO_MATCH, PATTERN_LIST_ENTRY_SIZE, PREFIX_BEST_INDEX, PREFIX_ENTRY_SIZE,
   PREFIX_PARENT, PREFIX_RULE_INDEX, ROBOTS_TXT_IMPLICIT_ALLOW, RULE_ALLOW, RULE_END_ANCHORED, RULE_ENTRY_SIZE,
   RULE_FLAGS, RULE_HAS_WILDCARD, RULE_IN_AUTOMATON, RULE_PATTERN_LENGTH, RULE_PATTERN_OFFSET, RULESET_NORMALIZE_URL,
-  RULESET_PATH_ENDS_AT_NUL, RULESET_ROBOTS_TXT_ALLOWED,
+  RULESET_PATH_ENDS_AT_NUL, RULESET_ROBOTS_TXT_ALLOWED, USE_MARK,
 } from './layout';
 import { automatonOf, scanPieces } from './automaton';
 import { bytesEqual, findByte } from './scan';
@@ -67,6 +67,9 @@ export function decidePath(ruleset: usize, input: usize, length: usize, scratch:
 // @ts-ignore: decorator
 @inline
 function decideLocated(ruleset: usize, path: usize, pathLength: usize, prependSlash: bool, special: bool, scratch: usize): i32 {
+  // Marked used for residency's clock here, next to the header this check reads anyway: the host's single
+  // check then touches no object of the ruleset's (src/engine/residency.ts).
+  store<u32>(ruleset - USE_MARK, 1);
   const flags = load<u32>(ruleset + HEADER_FLAGS);
   // Google's reference reads the path as a C string. The scan flags a NUL with the other rare bytes, so
   // only paths that hold one of them are searched.

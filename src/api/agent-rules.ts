@@ -140,6 +140,13 @@ export class AgentRules {
   private recordChecksLeft: number;
   /** Checks the scan tier still answers before the indexes are written; -1 once indexed. */
   private scanChecksLeft = -1;
+  /**
+   * The single check's fast path, for the indexed tier: the ruleset's address in the matcher, good while the
+   * backend's epoch is `fastEpoch` (-1: no fast path, until the next slow check sets it). One object read
+   * per check, this one: the ruleset, its block and the clock are not touched (the matcher marks use itself).
+   */
+  private fastAddress = 0;
+  private fastEpoch = -1;
   /** The groups' Content-Usage and Content-Signal lines, in file order; undefined when they have none. */
   private readonly usageRecords: readonly UsageRecord[] | undefined;
   /**
@@ -280,7 +287,20 @@ export class AgentRules {
     return table;
   }
 
-  /** Bytes the compiled rules occupy in the matcher's memory: 0 while they are not compiled (tier `'uncompiled'`). */
+  /**
+   * @internal The rulesets the rules are compiled to now, in the matcher: what a cache charges its budget for
+   * once however many origins share them (rules compiled to the same bytes share one block).
+   */
+  compiledRulesets(): readonly LoadedRuleset[] {
+    const rulesets = this.usageRules?.loaded ?? [];
+    return this.ruleset === undefined ? rulesets : [this.ruleset, ...rulesets];
+  }
+
+  /**
+   * Bytes the compiled rules occupy in the matcher's memory: 0 while they are not compiled (tier
+   * `'uncompiled'`). Rules compiled to the same bytes as others (another host's identical robots.txt) share
+   * one copy, which each counts here whole.
+   */
   get byteLength(): number {
     this.checkLive();
     return (this.ruleset?.byteLength ?? 0) + (this.usageRules?.byteLength ?? 0);
@@ -311,10 +331,23 @@ export class AgentRules {
    * rules.isAllowed(new URL('https://example.com/private/x?page=2')); // false
    */
   isAllowed(url: string | URLInput): boolean {
+    // Strings on indexed rules are the hot path: straight to the matcher at the address kept here.
+    if (this.fastEpoch === this.backend.epoch && typeof url === 'string') return this.backend.verdictAt(this.fastAddress, url) === 1;
+    return this.isAllowedSlowly(url);
+  }
+
+  /** isAllowed() through the tiers: a first verdict, a scan, a tier switch, a URL object, or a stale address. */
+  private isAllowedSlowly(url: string | URLInput): boolean {
     if (this.recordChecksLeft > 0) return this.recordVerdict(url);
-    // Strings are the hot path: one typeof, then straight to the matcher.
-    if (typeof url === 'string') return this.forChecks(1).query(url, QUERY_VERDICT_ONLY) === 1;
-    return this.forChecks(1).query(requestPath(url), QUERY_PATH | QUERY_VERDICT_ONLY) === 1;
+    const ruleset = this.forChecks(1);
+    if (this.scanChecksLeft < 0) {
+      // Indexed: the next string goes the fast path (where the backend has addresses).
+      const address = ruleset.address();
+      this.fastAddress = address;
+      this.fastEpoch = address === 0 ? -1 : this.backend.epoch;
+    }
+    if (typeof url === 'string') return ruleset.query(url, QUERY_VERDICT_ONLY) === 1;
+    return ruleset.query(requestPath(url), QUERY_PATH | QUERY_VERDICT_ONLY) === 1;
   }
 
   /** A first verdict: from the rules as written (tier `'uncompiled'`), unless that could cost more than SCAN_WORK_LIMIT. */
@@ -468,6 +501,7 @@ export class AgentRules {
   dispose(): void {
     if (this.wasDisposed) return;
     this.wasDisposed = true;
+    this.fastEpoch = -1;
     this.recordChecksLeft = 0;
     this.ruleset?.free();
     this.ruleset = undefined;

@@ -9,12 +9,18 @@ import type { AgentRules } from '../api/agent-rules.js';
 import type { ProfileName } from '../profile.js';
 import { parseFetchedRobotsTxt, type RobotsTxt } from '../api/robots-txt.js';
 import { weakRef, type WeakHold } from '../engine/weak-ref.js';
+import type { Share } from './lru-budget.js';
 
 export class CachedFile {
   /** The parse, while someone uses it; without WeakRef, every get() parses again. */
   private parsed: WeakHold<RobotsTxt> | undefined;
-  /** Bytes held for this file: its body and its compiled rules (a parse in use is the user's). */
+  /**
+   * Bytes held for this file alone: its body, and what its compiled rules hold beside their rulesets (a parse
+   * in use is the user's). The rulesets are `shares`: other files compiled to the same bytes hold them too.
+   */
   readonly bytesHeld: number;
+  /** The compiled rulesets, each counted once by the cache's budget however many files hold it. */
+  readonly shares: readonly Share[];
 
   /**
    * `body` is what the fetch read (the first maxBytes bytes, and the one after them when there were more),
@@ -31,7 +37,8 @@ export class CachedFile {
     this.parsed = weakRef?.(parsed);
     // explain() is rare next to isAllowed(): its table is parsed again from the body when asked for.
     rules.rebuildTableFrom(() => this.robots().ruleTableFor(agent));
-    this.bytesHeld = body.byteLength + rules.bytesHeld;
+    this.shares = rules.compiledRulesets().map((ruleset) => ({ key: ruleset.storage, bytes: ruleset.byteLength }));
+    this.bytesHeld = body.byteLength + rules.bytesHeld - this.shares.reduce((sum, share) => sum + share.bytes, 0);
   }
 
   /** Whether `bytes` is this file's body (a record of the copy already compiled here). */

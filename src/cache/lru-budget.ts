@@ -8,11 +8,19 @@ export class LruBudget<Key, Value> {
   private readonly entries = new Map<Key, Value>();
   private held = 0;
 
-  /** `sizeOf` is the bytes a value holds; it must give the same answer for a value as long as it is stored. */
+  /** How many stored values hold each share: a share's bytes are counted while this is above 0. */
+  private readonly shareUsers = new Map<object, number>();
+
+  /**
+   * `sizeOf` is the bytes a value holds of its own, and `sharesOf` what it holds that other values may hold
+   * too (rules compiled to the same bytes share them: src/engine/residency.ts), each counted once however
+   * many values hold it. Both must give the same answer for a value as long as it is stored.
+   */
   constructor(
     private readonly maxEntries: number,
     private readonly maxBytes: number,
     private readonly sizeOf: (value: Value) => number,
+    private readonly sharesOf: (value: Value) => readonly Share[] = () => [],
   ) {}
 
   get size(): number {
@@ -44,7 +52,8 @@ export class LruBudget<Key, Value> {
    */
   set(key: Key, value: Value): Value[] {
     const previous = this.entries.get(key);
-    this.held += this.sizeOf(value) - (previous === undefined ? 0 : this.sizeOf(previous));
+    this.charge(value, 1);
+    if (previous !== undefined) this.charge(previous, -1);
     this.entries.delete(key);
     this.entries.set(key, value);
     const evicted: Value[] = [];
@@ -52,7 +61,7 @@ export class LruBudget<Key, Value> {
       const full = this.entries.size > this.maxEntries || this.held > this.maxBytes;
       if (!full || oldest === key) break;
       this.entries.delete(oldest);
-      this.held -= this.sizeOf(dropped);
+      this.charge(dropped, -1);
       evicted.push(dropped);
     }
     return evicted;
@@ -62,7 +71,25 @@ export class LruBudget<Key, Value> {
   clear(): Value[] {
     const values = [...this.entries.values()];
     this.entries.clear();
+    this.shareUsers.clear();
     this.held = 0;
     return values;
   }
+
+  /** Counts `value` in (`sign` 1) or out (-1): its own bytes, and each share it is the first (or last) to hold. */
+  private charge(value: Value, sign: 1 | -1): void {
+    this.held += sign * this.sizeOf(value);
+    for (const share of this.sharesOf(value)) {
+      const users = (this.shareUsers.get(share.key) ?? 0) + sign;
+      if (users === 0) this.shareUsers.delete(share.key);
+      else this.shareUsers.set(share.key, users);
+      if (users === (sign === 1 ? 1 : 0)) this.held += sign * share.bytes;
+    }
+  }
+}
+
+/** Bytes that several stored values may hold: `key` is the same object for all of them. */
+export interface Share {
+  readonly key: object;
+  readonly bytes: number;
 }

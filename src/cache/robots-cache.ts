@@ -13,7 +13,7 @@ import { CachedFile } from './cached-file.js';
 import type { RobotsStoreStats } from './robots-store.js';
 import { Flight, requestsHaveOwnContexts, type Landing, type Waiter } from './flight.js';
 import { fetchRobotsAt, hostRefusal, type FetchAttempt, type NotModified, type Validators } from '../fetch/fetch-robots.js';
-import { LruBudget } from './lru-budget.js';
+import { LruBudget, type Share } from './lru-budget.js';
 import { locateUrl, type RobotsLocation } from '../fetch/origin.js';
 import type { RobotsFetchResult } from '../fetch/outcome.js';
 import { parseFetchedRobotsTxt, type RobotsTxt } from '../api/robots-txt.js';
@@ -59,6 +59,11 @@ function dropAttempt(attempt: RobotsFetchResult | NotModified): void {
 /** Bytes an entry's file holds (0 for an allow-all or disallow-all answer). */
 function heldBy(entry: Entry): number {
   return entry.copy.file?.bytesHeld ?? 0;
+}
+
+/** What an entry's file shares with others: its compiled rulesets. */
+function sharedBy(entry: Entry): readonly Share[] {
+  return entry.copy.file?.shares ?? [];
 }
 
 /** An entry as its callers get it: a stale one says so, whatever brought it. */
@@ -130,7 +135,7 @@ export class RobotsCache {
     this.userAgent = this.settings.fetch.userAgent;
     this.agent = this.settings.agent;
     this.now = this.settings.fetch.now;
-    this.entries = new LruBudget(this.settings.maxEntries, this.settings.maxMemoryBytes, heldBy);
+    this.entries = new LruBudget(this.settings.maxEntries, this.settings.maxMemoryBytes, heldBy, sharedBy);
     const { store } = this.settings;
     if (store !== undefined) {
       this.shared = new SharedTier({

@@ -35,6 +35,16 @@ export interface LoadedRuleset {
    * query(url, QUERY_VERDICT_ONLY) decides it. The caller checked the arguments (AgentRules.isAllowedBytes).
    */
   decideBytes(bytes: Uint8Array, ranges: Uint32Array, count: number, out: Uint8Array): void;
+  /**
+   * Where the ruleset is, for the backend's verdictAt(): good while the backend's `epoch` stays what it was
+   * when this was read, and until free(); 0 where the backend has no addresses (the TypeScript executor).
+   */
+  address(): number;
+  /**
+   * What the ruleset's bytes are counted as: rulesets compiled to the same bytes share them (and this object),
+   * so a budget over many rulesets charges each such object once.
+   */
+  readonly storage: object;
   /** A copy of the ruleset's bytecode (a tier switch writes the next tier from it). */
   bytecode(): Uint8Array;
   /** Bytes this ruleset holds in the matcher's memory. */
@@ -46,4 +56,11 @@ export interface LoadedRuleset {
 export interface MatcherBackend {
   readonly kind: BackendKind;
   load(bytecode: Uint8Array): LoadedRuleset;
+  /** Grows whenever an address from LoadedRuleset.address() may have gone stale (its bytes moved). */
+  readonly epoch: number;
+  /**
+   * query(input, QUERY_VERDICT_ONLY) of the ruleset at `address`, read from LoadedRuleset.address() while
+   * `epoch` was what it is now: a single check that touches no object of the ruleset's.
+   */
+  verdictAt(address: number, input: string): number;
 }

@@ -12,6 +12,11 @@ let encodedBytes = new Uint8Array(0);
 
 export const typescriptBackend: MatcherBackend = {
   kind: 'typescript',
+  // No addresses: every ruleset answers address() 0, so verdictAt() is never asked.
+  epoch: 0,
+  verdictAt() {
+    throw new Error('the TypeScript executor has no ruleset addresses');
+  },
   load(bytecode: Uint8Array): LoadedRuleset {
     checkBytecode(bytecode);
     const ask = (bytes: Uint8Array, flags: QueryFlags): number => {
@@ -24,8 +29,12 @@ export const typescriptBackend: MatcherBackend = {
       encoded = input;
       return ask(encodedBytes, flags);
     };
-    return {
+    const ruleset: LoadedRuleset = {
       byteLength: bytecode.byteLength,
+      address: () => 0,
+      get storage() {
+        return ruleset;
+      },
       bytecode: () => bytecode.slice(),
       query,
       queryAgain: (input, flags) => (input === encoded ? ask(encodedBytes, flags) : query(input, flags)),
@@ -40,5 +49,6 @@ export const typescriptBackend: MatcherBackend = {
       },
       free() {},
     };
+    return ruleset;
   },
 };

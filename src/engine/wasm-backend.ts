@@ -21,7 +21,7 @@
  * Which rulesets are in linear memory at a time, within a budget, is src/engine/residency.ts's job.
  */
 import { automatonWorkNeeds, checkBytecode } from '../compile/bytecode.js';
-import { RANGE_END, RANGE_ENTRY_SIZE, RANGE_NOT_UTF8, RANGE_START, VECTOR_SLACK } from '../layout.js';
+import { RANGE_END, RANGE_ENTRY_SIZE, RANGE_NOT_UTF8, RANGE_START, RULESET_RESERVE, USE_MARK, VECTOR_SLACK } from '../layout.js';
 import type { RecordHandler } from '../parse/records.js';
 import { utf8Length } from '../parse/utf8.js';
 import { QUERY_PATH, QUERY_VERDICT_ONLY, type LoadedRuleset, type MatcherBackend, type QueryFlags } from './backend.js';
@@ -165,9 +165,23 @@ export class WasmBackend implements MatcherBackend {
     this.residents = new Residents({
       place: (bytecode) => this.place(bytecode),
       copyOut: (pointer, bytes) => this.bytes.slice(pointer, pointer + bytes),
+      holds: (pointer, bytecode) => {
+        const bytes = this.bytes;
+        for (let i = 0; i < bytecode.length; i++) if (bytes[pointer + i] !== bytecode[i]) return false;
+        return true;
+      },
+      takeUseMark: (pointer) => {
+        const mark = (pointer - USE_MARK) >>> 2;
+        const used = this.words[mark] !== 0;
+        this.words[mark] = 0;
+        return used;
+      },
       release: (pointer) => {
-        this.allocator.release(pointer);
+        this.allocator.release(pointer - RULESET_RESERVE);
         this.releaseWorkArea(pointer);
+      },
+      moved: () => {
+        this.epoch++;
       },
     });
   }
@@ -205,18 +219,23 @@ export class WasmBackend implements MatcherBackend {
     return new WasmRuleset(this, bytecode);
   }
 
-  /** A resident's place: its bytes, and the work area grown to what they need (residency.ts, ResidentMemory). */
+  /**
+   * A resident's place: its use mark (set: a block just placed gets a round of the clock), its bytes, and the
+   * work area grown to what they need (residency.ts, ResidentMemory).
+   */
   private place(bytecode: Uint8Array): number {
     // VECTOR_SLACK past the bytecode: the matcher reads a pattern 16 bytes at a time.
-    const pointer = this.allocator.allocate(bytecode.byteLength + VECTOR_SLACK, 'a compiled ruleset');
+    const start = this.allocator.allocate(RULESET_RESERVE + bytecode.byteLength + VECTOR_SLACK, 'a compiled ruleset');
+    const pointer = start + RULESET_RESERVE;
     // The ruleset first, then the work area: if the work area cannot grow, the ruleset is given back and
     // the failed load leaves nothing behind (reserveWorkArea keeps the old area until the new one exists).
     try {
       this.reserveWorkArea(bytecode);
     } catch (error) {
-      this.allocator.release(pointer);
+      this.allocator.release(start);
       throw error;
     }
+    this.words[(pointer - USE_MARK) >>> 2] = 1;
     this.bytes.set(bytecode, pointer);
     if (automatonWorkNeeds(bytecode) !== undefined) this.automatonRulesets.add(pointer);
     return pointer;
@@ -260,6 +279,21 @@ export class WasmBackend implements MatcherBackend {
    */
   private written: string | undefined;
   private writtenLength = 0;
+
+  /** MatcherBackend.epoch: how many blocks moved out of linear memory so far. */
+  epoch = 0;
+
+  /**
+   * MatcherBackend.verdictAt: query(address, input, QUERY_VERDICT_ONLY) without the checks an object's query
+   * makes (the caller read the address under the current epoch): AgentRules' single check.
+   */
+  verdictAt(ruleset: number, input: string): number {
+    if (input.length * 3 > INPUT_BYTES) return this.queryLong(ruleset, input, QUERY_VERDICT_ONLY);
+    const length = this.write(input, this.inputPointer, INPUT_BYTES);
+    this.written = input;
+    this.writtenLength = length;
+    return this.exports.isAllowed(ruleset, this.inputPointer, length, this.scratchPointer);
+  }
 
   /** @internal One URL (or path, with QUERY_PATH) asked of the matcher: LoadedRuleset.query. */
   query(ruleset: number, input: string, flags: QueryFlags): number {
@@ -468,13 +502,17 @@ function checkLive(ruleset: number): void {
   if (ruleset === 0) throw new Error('this ruleset was disposed; compile it again with forAgent()');
 }
 
-/** One compiled ruleset: its bytes' residency (src/engine/residency.ts) and its queries, asked of its backend. */
+/** One compiled ruleset: its share of a block (src/engine/residency.ts) and its queries, asked of its backend. */
 class WasmRuleset extends ResidentRuleset implements LoadedRuleset {
   constructor(
     readonly backend: WasmBackend,
     bytecode: Uint8Array,
   ) {
     super(backend.residents, bytecode);
+  }
+
+  address(): number {
+    return this.handOut();
   }
 
   query(input: string, flags: QueryFlags): number {

@@ -236,6 +236,11 @@ class SourceRules {
     return this.rulesets.reduce((sum, ruleset) => sum + ruleset.byteLength, 0);
   }
 
+  /** The rulesets this source compiled to, in the matcher (a cache counts what they share once). */
+  get loaded(): readonly LoadedRuleset[] {
+    return this.rulesets;
+  }
+
   free(): void {
     for (const ruleset of this.rulesets) ruleset.free();
     this.rulesets.length = 0;
@@ -302,6 +307,11 @@ export class UsageRules {
   /** Bytes the compiled paths hold in the matcher's memory. */
   get byteLength(): number {
     return this.contentUsage.byteLength + this.contentSignal.byteLength;
+  }
+
+  /** The rulesets both sources compiled to, in the matcher. */
+  get loaded(): readonly LoadedRuleset[] {
+    return [...this.contentUsage.loaded, ...this.contentSignal.loaded];
   }
 
   free(): void {

@@ -48,7 +48,7 @@ const SUBJECTS: readonly Subject[] = [
 const RESOLUTION_KINDS = ['node10', 'node16-cjs', 'node16-esm', 'bundler'] as const;
 
 /** The members marked @internal in the source, which must not reach a user's editor. */
-const INTERNAL_MEMBERS = ['rebuildTableFrom', 'signedLineOf', 'loadedRuleset', 'ruleTableFor', 'compileAll'];
+const INTERNAL_MEMBERS = ['rebuildTableFrom', 'signedLineOf', 'loadedRuleset', 'ruleTableFor', 'compileAll', 'compiledRulesets'];
 
 let scratch: string;
 /** A folder whose node_modules holds both packages, unpacked from their tarballs. */

@@ -157,3 +157,48 @@ describe('clear()', () => {
     expect(lru.bytesHeld).toBe(5);
   });
 });
+
+describe('shares: bytes several values hold, counted once', () => {
+  /** A value that holds `bytes` of its own and some shares. */
+  interface Sharing extends Held {
+    readonly shares: readonly { readonly key: object; readonly bytes: number }[];
+  }
+  const sharing = (name: string, bytes: number, ...shares: { key: object; bytes: number }[]): Sharing => ({ name, bytes, shares });
+  const lruOf = (maxEntries: number, maxBytes: number): LruBudget<string, Sharing> =>
+    new LruBudget<string, Sharing>(
+      maxEntries,
+      maxBytes,
+      (value) => value.bytes,
+      (value) => value.shares,
+    );
+
+  it('counts a share while any stored value holds it, through stores, replacements, evictions and clear()', () => {
+    const block = { key: {}, bytes: 500 };
+    const other = { key: {}, bytes: 70 };
+    const lru = lruOf(2, Infinity);
+    lru.set('a', sharing('a', 10, block));
+    lru.set('b', sharing('b', 20, block, other));
+    expect(lru.bytesHeld).toBe(10 + 20 + 500 + 70);
+    // Replaced by a value without the share: the other still holds it.
+    lru.set('a', sharing('a', 5));
+    expect(lru.bytesHeld).toBe(5 + 20 + 500 + 70);
+    // b evicted: its shares go with it, no one else holds them.
+    expect(names(lru.set('c', sharing('c', 1)))).toEqual(['b']);
+    expect(lru.bytesHeld).toBe(5 + 1);
+    lru.set('d', sharing('d', 2, block));
+    expect(lru.bytesHeld).toBe(1 + 2 + 500);
+    lru.clear();
+    expect(lru.bytesHeld).toBe(0);
+    lru.set('e', sharing('e', 3, block));
+    expect(lru.bytesHeld).toBe(503);
+  });
+
+  it('evicts for the byte budget counting each share once', () => {
+    const block = { key: {}, bytes: 600 };
+    const lru = lruOf(100, 1000);
+    for (const name of ['a', 'b', 'c', 'd']) expect(lru.set(name, sharing(name, 100, block))).toEqual([]);
+    expect(lru.bytesHeld).toBe(1000);
+    expect(names(lru.set('e', sharing('e', 100, block)))).toEqual(['a']);
+    expect(lru.bytesHeld).toBe(1000);
+  });
+});

@@ -862,6 +862,32 @@ describe('maxMemoryBytes', () => {
     expect(servers[0]!.count()).toBe(3); // evicted, fetched again (once by the probe)
   });
 
+  it('charges rules compiled to the same bytes once, however many origins hold them, and frees them with the last', async () => {
+    const same = file('same');
+    const servers = [];
+    // Each body differs (a comment of its own), their rules do not: one compiled ruleset serves all three.
+    for (const name of ['x', 'y', 'z']) servers.push(await startServer({ '/robots.txt': text(`# ${name}\n${same}`) }));
+    const bodyBytes = same.length + 4;
+    const probe = cacheFor();
+    await probe.isAllowed(`${servers[0]!.origin}/`);
+    const one = probe.stats().bytesHeld;
+    const rulesetBytes = one - bodyBytes;
+    expect(rulesetBytes).toBeGreaterThan(0);
+    probe.dispose();
+
+    const robots = cacheFor({ maxEntries: 2 });
+    for (const server of servers.slice(0, 2)) await robots.isAllowed(`${server.origin}/`);
+    expect(robots.stats().bytesHeld).toBe(2 * bodyBytes + rulesetBytes);
+    // The third evicts the first: the ruleset stays charged, once, for the two that hold it.
+    await robots.isAllowed(`${servers[2]!.origin}/`);
+    expect(robots.stats()).toMatchObject({ entries: 2, evictions: 1, bytesHeld: 2 * bodyBytes + rulesetBytes });
+    expect(await robots.isAllowed(`${servers[1]!.origin}/same/3/x`)).toBe(false);
+    expect(await robots.isAllowed(`${servers[2]!.origin}/same/3/x`)).toBe(false);
+    expect(await robots.isAllowed(`${servers[2]!.origin}/other`)).toBe(true);
+    robots.clear();
+    expect(robots.stats().bytesHeld).toBe(0);
+  });
+
   it('keeps the origin just fetched even when it alone is over the budget', async () => {
     const server = await startServer({ '/robots.txt': text(file('big')) });
     const robots = cacheFor({ maxMemoryBytes: 10 });
