@@ -227,9 +227,23 @@ function throughputSection({ samples }) {
       'construction alone ("compile only"), and it has no parse or first-verdict row. The bytes entry takes URLs already as UTF-8 ' +
       'in one buffer with their ranges, built before timing; the peers have no such entry. "(loop)": the engine has no batch API; ' +
       'its single check is called in a loop that writes the same output array.',
+    ...warmupNote(t),
     '',
   );
   return lines;
+}
+
+/** What reaching the crawler mix's steady state took, before its timing (median over the runs). @param {Timings} t */
+function warmupNote(t) {
+  const warmups = t.runs('crawler', wasm).flatMap((timing) => (timing.warmup === undefined ? [] : [timing.warmup]));
+  if (warmups.length === 0) return [];
+  const passes = median(warmups.map((warmup) => warmup.passes));
+  const seconds = median(warmups.map((warmup) => warmup.ms)) / 1000;
+  const checks = median(warmups.map((warmup) => warmup.checks));
+  return [
+    ` The crawler mix is timed at steady state, every ruleset in the indexed tier: reaching it took ${passes} passes of the mix ` +
+      `(${checks.toLocaleString('en')} checks, ${seconds.toFixed(1)} s) before timing (median over the runs).`,
+  ];
 }
 
 /** Every run's number, in run order: a spread that comes from one slow spell of the machine shows here. @param {Results} results */

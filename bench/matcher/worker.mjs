@@ -30,7 +30,7 @@ import { buildWorkloads } from '../lib/workloads.mjs';
  * @typedef {{ fingerprint: string, corpus: { files: number, bytes: number }, crawlerChecks: number, hot: { name: string, rules: number, urls: number }, typical: { name: string, bytes: number, path: string } }} Prepared
  * @typedef {{ same: number, total: number, percent: number }} Agreement
  * @typedef {{ site: string, agent: string, path: string, ours: boolean, theirs: boolean | 'undefined' }} Disagreement
- * @typedef {import('../lib/time-pass.mjs').PassTiming & { workload: Workload, impl: string }} Timing
+ * @typedef {import('../lib/time-pass.mjs').PassTiming & { workload: Workload, impl: string, warmup?: import('../lib/engines/engine.mjs').Warmup }} Timing
  */
 
 /** The check workloads whose verdicts are compared, each with the single checks of ours it must match. */
@@ -137,7 +137,7 @@ async function time(dir, workload, impl, timeMs) {
   if (build === undefined) throw new Error(`${impl} has no ${workload} pass`);
   const pass = await build(new Inputs(dir));
   /** @type {Timing} */
-  const timing = { workload: known, impl, ...(await timePass(pass, `${workload}/${impl}`, timeMs)) };
+  const timing = { workload: known, impl, ...(await timePass(pass, `${workload}/${impl}`, timeMs)), warmup: pass.warmup };
   reply(timing);
 }
 

@@ -25,7 +25,10 @@ import { readFileSync } from 'node:fs';
  * A timed pass: `run` does `ops` units of work (checks, bytes parsed, or files taken to a first verdict) and
  * returns a number that depends on all of them, so that no optimiser can skip any; `verdicts` (check
  * workloads) gives what it decided, 1 allowed, 0 disallowed, 2 for an answer that is neither.
- * @typedef {{ run: () => number, ops: number, unit: 'checks' | 'bytes' | 'files', verdicts?: () => Uint8Array }} Pass
+ * `warmup`: passes run before timing until the engine's steady state (ours: every ruleset in its last tier),
+ * and what that took.
+ * @typedef {{ passes: number, checks: number, ms: number }} Warmup
+ * @typedef {{ run: () => number, ops: number, unit: 'checks' | 'bytes' | 'files', verdicts?: () => Uint8Array, warmup?: Warmup }} Pass
  */
 /**
  * @typedef {{
