@@ -27,6 +27,7 @@ import { median } from '../lib/median.mjs';
 import { RESULTS, writeHeadline } from '../lib/results.mjs';
 import { step } from '../lib/worker-step.mjs';
 import { rate, times } from '../lib/format.mjs';
+import { TIERS } from '../lib/cold-inputs.mjs';
 
 /**
  * @typedef {import('../matcher/worker.mjs').Prepared} Prepared
@@ -66,12 +67,25 @@ const MATCHER_TASKS = /** @type {const} */ ([
   ['hot', 'drop-in'],
   ['hot', 'robots-parser'],
   ['batch-bytes', 'wasm'],
+  ['hot-utf8', 'wasm'],
 ]);
 const COLD_ENGINES = /** @type {const} */ (['native', 'drop-in', 'robots-parser']);
+/** The cold path's URLs per host: a host asked once, and a host asked a few times. */
+const COLD_URLS = /** @type {const} */ ([1, 8]);
 
 /** @param {ColdTiming} timing hosts per second over the whole corpus */
 function hostsPerSecond(timing) {
   return timing.tiers.reduce((sum, tier) => sum + tier.files, 0) / timing.tiers.reduce((sum, tier) => sum + tier.seconds, 0);
+}
+
+/**
+ * Each size tier's hosts per second, as keys of their own (`<key>#<tier>`): the weakest tier is a target's row.
+ * @param {string} key @param {ColdTiming} timing @param {Speeds} speeds
+ */
+function tierSpeeds(key, timing, speeds) {
+  timing.tiers.forEach((tier, index) => {
+    if (tier.files > 0) speeds.add(`${key}#${index}`, tier.files / tier.seconds);
+  });
 }
 
 /** A figure's runs, as speeds (higher is faster) by task key. */
@@ -123,6 +137,7 @@ function timeAll(tasks, speeds, units) {
       else if (first !== verdicts) throw new Error(`${task.key}: run ${run} decided differently from run 1`);
       const perSecond = 'perSecond' in result ? result.perSecond : hostsPerSecond(result);
       speeds.add(task.key, perSecond);
+      if ('tiers' in result) tierSpeeds(task.key, result, speeds);
       if ('unit' in result) units.set(task.key, result.unit);
       log(`  run ${run}/${RUNS} ${task.key.padEnd(26)} ${((performance.now() - began) / 1000).toFixed(1)} s`);
     }
@@ -131,7 +146,7 @@ function timeAll(tasks, speeds, units) {
 
 /**
  * @param {Speeds} speeds @param {Map<string, string>} units @param {Prepared} prepared
- * @param {{ date: string, machineLine: string, build: string, load: { before: number, after: number }, busy: boolean, seconds: number }} run
+ * @param {{ date: string, machineLine: string, build: string, load: { before: number, after: number }, busy: boolean, seconds: number, memory: { distinct: number, total: number } }} run
  */
 function render(speeds, units, prepared, run) {
   const peer = `robots-parser ${peerVersion('robots-parser')}`;
@@ -149,6 +164,19 @@ function render(speeds, units, prepared, run) {
   };
   /** @param {string} ours @param {string} theirs */
   const ratio = (ours, theirs) => `**${times(speeds.ratio(ours, theirs))}**`;
+  /** The size tier where `ours` leads `theirs` least, and by how much. @param {string} ours @param {string} theirs */
+  const weakestTier = (ours, theirs) => {
+    const ratios = TIERS.map((tier, index) => ({ tier: tier.label, ratio: speeds.ratio(`${ours}#${index}`, `${theirs}#${index}`) })).filter(
+      (entry) => !Number.isNaN(entry.ratio),
+    );
+    const weakest = ratios.reduce((low, entry) => (entry.ratio < low.ratio ? entry : low));
+    return `**${times(weakest.ratio)}** (${weakest.tier})`;
+  };
+  /** ns per check. @param {string} key */
+  const nanos = (key) => {
+    const value = speeds.median(key);
+    return Number.isNaN(value) ? '–' : `${(1e9 / value).toFixed(0)} ns`;
+  };
   const rows = [
     [
       'Parse + compile for one agent, whole corpus',
@@ -166,10 +194,24 @@ function render(speeds, units, prepared, run) {
     ],
     [
       'A host met cold: its bytes → its first verdict, every corpus file (per host)',
-      micros('cold/native'),
-      micros('cold/drop-in'),
-      micros('cold/robots-parser'),
-      ratio('cold/native', 'cold/robots-parser'),
+      micros('cold-1/native'),
+      micros('cold-1/drop-in'),
+      micros('cold-1/robots-parser'),
+      `${ratio('cold-1/native', 'cold-1/robots-parser')}; drop-in ${ratio('cold-1/drop-in', 'cold-1/robots-parser')}`,
+    ],
+    [
+      'A host met cold, its first 8 verdicts (per host)',
+      micros('cold-8/native'),
+      micros('cold-8/drop-in'),
+      micros('cold-8/robots-parser'),
+      `${ratio('cold-8/native', 'cold-8/robots-parser')}; drop-in ${ratio('cold-8/drop-in', 'cold-8/robots-parser')}`,
+    ],
+    [
+      'A host met cold, the weakest size tier (1 URL per host; 8)',
+      '–',
+      '–',
+      '–',
+      `${weakestTier('cold-1/native', 'cold-1/robots-parser')}; ${weakestTier('cold-8/native', 'cold-8/robots-parser')}`,
     ],
     [
       'Crawler mix, single check',
@@ -185,7 +227,15 @@ function render(speeds, units, prepared, run) {
       shown('hot/robots-parser'),
       ratio('hot/wasm', 'hot/robots-parser'),
     ],
-    ['One hot site, batch of UTF-8 bytes (`isAllowedBytes`)', shown('batch-bytes/wasm'), '–', '–', '–'],
+    ['One hot site, batch of UTF-8 bytes (`isAllowedBytes`)', `${shown('batch-bytes/wasm')} (${nanos('batch-bytes/wasm')})`, '–', '–', '–'],
+    ['One hot site, single check on UTF-8 bytes (`isAllowedUtf8`)', `${shown('hot-utf8/wasm')} (${nanos('hot-utf8/wasm')})`, '–', '–', '–'],
+    [
+      "Memory per compiled agent ÷ its rules' text, every corpus file for both crawler agents",
+      `${run.memory.distinct.toFixed(2)}× (distinct blocks); ${run.memory.total.toFixed(2)}× with the JS heap`,
+      '–',
+      '–',
+      '–',
+    ],
   ];
   return [
     `## Headline (${run.date.slice(0, 10)})`,
@@ -205,9 +255,12 @@ function render(speeds, units, prepared, run) {
     '| --- | ---: | ---: | ---: | ---: |',
     ...rows.map((cells) => `| ${cells.join(' | ')} |`),
     '',
-    'Rows 1, 2, 4, 5 and 6: the matcher against its peers (`npm run bench`), Throughput; row 3: the cold path ' +
-      '(`npm run bench:cold`), 1 URL per host, all tiers. Single checks are `rules.isAllowed(url)` on rules compiled ' +
-      "beforehand; robots-parser's parse builds all it checks with, so its parse stands for its parse + compile.",
+    'The cold rows: the cold path (`npm run bench:cold`), every tier, its weakest size tier apart; the memory row: ' +
+      "the matcher suite's memory step (`npm run bench`, Memory); the others: the matcher against its peers, Throughput. " +
+      'Single checks are `rules.isAllowed(url)` on rules compiled beforehand, the crawler mix at steady state (every ' +
+      "ruleset indexed; the warm-up is run before timing); robots-parser's parse builds all it checks with, so its " +
+      'parse stands for its parse + compile. The targets of this round, `robotstxt filter --workers 2` among them, and ' +
+      'the floors of those not met: the section "Speed, round three" below.',
   ].join('\n');
 }
 
@@ -232,12 +285,24 @@ function main() {
     /** @type {Task[]} */
     const tasks = [
       ...MATCHER_TASKS.map(([workload, impl]) => ({ key: `${workload}/${impl}`, args: ['time', dir, workload, impl, String(TIME_MS)] })),
-      ...COLD_ENGINES.map((engine) => ({ key: `cold/${engine}`, args: ['time', dir, engine, '1', String(TIME_MS)], script: COLD_WORKER })),
+      ...COLD_URLS.flatMap((urls) =>
+        COLD_ENGINES.map((engine) => ({
+          key: `cold-${urls}/${engine}`,
+          args: ['time', dir, engine, String(urls), String(TIME_MS)],
+          script: COLD_WORKER,
+        })),
+      ),
     ];
     const speeds = new Speeds();
     /** @type {Map<string, string>} */
     const units = new Map();
     timeAll(tasks, speeds, units);
+    log('  memory …');
+    /** @type {import('../matcher/memory.mjs').Memory} */
+    const measured = step(['memory', dir, 'wasm'], { exposeGc: true });
+    const jsBytes = measured.heapUsed.after - measured.heapUsed.before + (measured.arrayBuffers.after - measured.arrayBuffers.before);
+    const wasmBytes = measured.wasm.after - measured.wasm.before;
+    const memory = { distinct: wasmBytes / measured.ruleTextBytes, total: (wasmBytes + jsBytes) / measured.ruleTextBytes };
     const m = machine();
     const loadAfter = loadavg()[0] ?? 0;
     const headline = render(speeds, units, prepared, {
@@ -247,6 +312,7 @@ function main() {
       load: { before: loadBefore, after: loadAfter },
       busy: Math.max(loadBefore, loadAfter) > m.cores,
       seconds: (performance.now() - began) / 1000,
+      memory,
     });
     console.log(headline);
     if (process.argv.includes('--print')) log('(--print: RESULTS.md left as it was)');
