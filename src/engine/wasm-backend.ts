@@ -7,8 +7,9 @@
  * one native TextEncoder.encodeInto of the joined URLs; any other chunk is written URL by URL by hand.
  *
  * Byte ranges (decideBytes: UTF-8 text the caller holds as bytes, read as TextDecoder reads it) go in chunks
- * too: the span of the caller's bytes that a chunk's ranges cover is copied in with one set() when it fits
- * the region, else the ranges are gathered one after another; either way the table gets the ranges' places
+ * too, planned by src/engine/byte-chunks.ts: the span of the caller's bytes that a chunk's ranges cover is
+ * copied in with one set() when they are close together, else the ranges are gathered one after another;
+ * either way the table gets the ranges' places
  * in the region as pairs (the layout below, RANGE_ENTRY_WORDS). The matcher
  * checks each range is well-formed UTF-8 and decides it; a range that is not (RANGE_NOT_UTF8, rare) is
  * decoded here and decided as that string, since the U+FFFD a TextDecoder puts for bad bytes is encoded
@@ -21,6 +22,7 @@
  * Which rulesets are in linear memory at a time, within a budget, is src/engine/residency.ts's job.
  */
 import { automatonWorkNeeds, checkBytecode } from '../compile/bytecode.js';
+import { CHUNK_COPY, CHUNK_LONG, planChunk, type ChunkPlan } from './byte-chunks.js';
 import { RANGE_END, RANGE_ENTRY_SIZE, RANGE_NOT_UTF8, RANGE_START, VECTOR_SLACK } from '../layout.js';
 import type { RecordHandler } from '../parse/records.js';
 import { utf8Length } from '../parse/utf8.js';
@@ -133,6 +135,8 @@ export class WasmBackend implements MatcherBackend {
   private readonly tablePointer: number;
   private readonly outPointer: number;
   private readonly lexer: WasmLexer;
+  /** The byte ranges' chunk being decided (decideBytes), one object for every call. */
+  private readonly plan: ChunkPlan = { count: 0, how: CHUNK_COPY, low: 0, high: 0 };
   /** @internal The rulesets in linear memory now (src/engine/residency.ts). */
   readonly residents: Residents;
 
@@ -361,33 +365,17 @@ export class WasmBackend implements MatcherBackend {
     checkLive(ruleset);
     this.written = undefined;
     const table = this.tablePointer >>> 2;
+    const plan = this.plan;
     let first = 0;
     while (first < count) {
-      const start = ranges[first * 2] as number;
-      const end = ranges[first * 2 + 1] as number;
-      if (end - start > INPUT_BYTES) {
-        out[first] = this.decideLongRange(ruleset, bytes, start, end);
+      const { count: n, how, low, high } = planChunk(ranges, first, count, INPUT_BYTES, BATCH_RANGES, plan);
+      if (how === CHUNK_LONG) {
+        out[first] = this.decideLongRange(ruleset, bytes, low, high);
         first++;
         continue;
       }
-      // A chunk: as many ranges as fit the region together, at most BATCH_RANGES. When the span of the
-      // caller's bytes they cover fits too (lines next to each other), it is copied with one set();
-      // else (one host's lines scattered over a batch) each range is gathered in after the one before.
-      let low = start;
-      let high = end;
-      let total = end - start;
-      let n = 1;
-      while (first + n < count && n < BATCH_RANGES) {
-        const nextStart = ranges[(first + n) * 2] as number;
-        const nextEnd = ranges[(first + n) * 2 + 1] as number;
-        if (total + nextEnd - nextStart > INPUT_BYTES) break;
-        total += nextEnd - nextStart;
-        if (nextStart < low) low = nextStart;
-        if (nextEnd > high) high = nextEnd;
-        n++;
-      }
       const words = this.words;
-      if (high - low <= INPUT_BYTES) {
+      if (how === CHUNK_COPY) {
         this.bytes.set(bytes.subarray(low, high), this.inputPointer);
         for (let i = 0; i < n * RANGE_ENTRY_WORDS; i++) words[table + i] = (ranges[first * 2 + i] as number) - low;
       } else {
