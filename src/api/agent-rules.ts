@@ -56,6 +56,25 @@ function requestPath(url: unknown): string {
   return url.pathname + url.search;
 }
 
+/** Reads the uncompiled tier's bytes (isAllowedUtf8) as the compiled tiers do: a TextDecoder's string. */
+const utf8Decoder = new TextDecoder();
+
+/** isAllowedUtf8's arguments: bytes, and a range [start, end) of them. */
+function checkUtf8Range(bytes: unknown, start: unknown, end: unknown): asserts end is number {
+  if (!(bytes instanceof Uint8Array)) throw new TypeError(`bytes must be a Uint8Array (UTF-8 text), got ${kindOf(bytes)}`);
+  if (typeof start !== 'number') throw new TypeError(`start must be a number (a byte offset into bytes), got ${kindOf(start)}`);
+  if (typeof end !== 'number') throw new TypeError(`end must be a number (a byte offset into bytes), got ${kindOf(end)}`);
+  if (Number.isInteger(start) && Number.isInteger(end) && start >= 0 && start <= end && end <= bytes.length) return;
+  const length = bytes.length;
+  if (!Number.isInteger(start) || start < 0 || start > length) {
+    throw new RangeError(`start must be a whole number from 0 to ${length} (a byte offset into bytes), got ${start}`);
+  }
+  if (!Number.isInteger(end) || end > length) {
+    throw new RangeError(`end must be a whole number from ${start} to ${length} (a byte offset into bytes), got ${end}`);
+  }
+  throw new RangeError(`the range starts after it ends: [${start}, ${end})`);
+}
+
 function checkBatchUrl(url: unknown): asserts url is string {
   if (typeof url === 'string') return;
   const hint = isUrlObject(url) ? ' (a batch takes strings only: ask isAllowed(url) for a URL object)' : '';
@@ -462,6 +481,26 @@ export class AgentRules {
     }
     this.forChecks(count).decideBytes(bytes, ranges, count, out);
     return out;
+  }
+
+  /**
+   * May this agent fetch the URL held as UTF-8 in bytes[start, end)? `start` defaults to 0 and `end` to
+   * `bytes.length`. Decided exactly as isAllowed() decides the string `new TextDecoder().decode(bytes.subarray(start,
+   * end))` (a leading byte order mark dropped, bytes that are not UTF-8 read as U+FFFD), with no string made:
+   * for a URL the caller holds as bytes already, a log line or a buffer of URLs. With the WebAssembly matcher
+   * a check of compiled rules allocates nothing.
+   *
+   * @example
+   * const rules = parseRobotsTxt('User-agent: *\nDisallow: /private/\n').forAgent('ExampleBot');
+   * const line = new TextEncoder().encode('GET https://example.com/private/b HTTP/1.1');
+   * rules.isAllowedUtf8(line, 4, 33); // false
+   * rules.isAllowedUtf8(new TextEncoder().encode('/a')); // true
+   */
+  isAllowedUtf8(bytes: Uint8Array, start = 0, end?: number): boolean {
+    const last = end === undefined && bytes instanceof Uint8Array ? bytes.length : end;
+    checkUtf8Range(bytes, start, last);
+    if (this.recordChecksLeft > 0) return this.recordVerdict(utf8Decoder.decode(bytes.slice(start, last)));
+    return this.forChecks(1).decideUtf8(bytes, start, last) === 1;
   }
 
   /** Gives the compiled rules' memory back. Later calls throw RulesDisposedError. Idempotent. */

@@ -35,6 +35,11 @@ export interface LoadedRuleset {
    * query(url, QUERY_VERDICT_ONLY) decides it. The caller checked the arguments (AgentRules.isAllowedBytes).
    */
   decideBytes(bytes: Uint8Array, ranges: Uint32Array, count: number, out: Uint8Array): void;
+  /**
+   * The verdict (1 allowed, 0 disallowed) for the URL in bytes[start, end), read and decided as decideBytes()
+   * reads and decides one range. The caller checked the arguments (AgentRules.isAllowedUtf8).
+   */
+  decideUtf8(bytes: Uint8Array, start: number, end: number): number;
   /** A copy of the ruleset's bytecode (a tier switch writes the next tier from it). */
   bytecode(): Uint8Array;
   /** Bytes this ruleset holds in the matcher's memory. */

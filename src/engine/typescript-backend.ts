@@ -38,6 +38,7 @@ export const typescriptBackend: MatcherBackend = {
       decideBytes(bytes, ranges, count, out) {
         for (let i = 0; i < count; i++) out[i] = query(text.decode(bytes.slice(ranges[2 * i], ranges[2 * i + 1])), QUERY_VERDICT_ONLY);
       },
+      decideUtf8: (bytes, start, end) => query(text.decode(bytes.slice(start, end)), QUERY_VERDICT_ONLY),
       free() {},
     };
   },

@@ -72,6 +72,7 @@ interface MatcherExports extends LexerExports, LineScannerExports {
   isAllowedPath(ruleset: number, input: number, length: number, scratch: number): number;
   decideMany(ruleset: number, input: number, table: number, count: number, scratch: number, out: number): void;
   decideRanges(ruleset: number, input: number, table: number, count: number, scratch: number, out: number): number;
+  decideRange(ruleset: number, input: number, length: number, scratch: number): number;
   setWorkArea(pointer: number, memoNodes: number, bytes: number): void;
 }
 
@@ -91,6 +92,8 @@ const RANGE_END_WORD = RANGE_END / 4;
 const BATCH_RANGES = Math.floor((BATCH_URLS + 1) / RANGE_ENTRY_WORDS);
 /** Ranges up to this long are gathered byte by byte: cheaper than the view a set() needs. */
 const GATHER_BY_HAND = 128;
+/** A single check's range up to this long is copied byte by byte (decideUtf8): cheaper than the view a set() needs. */
+const COPY_BY_HAND = 128;
 /** Where the scratch starts in a region for `capacity` input bytes: after the input and its slack. */
 function scratchOffset(capacity: number): number {
   return Math.ceil((capacity + VECTOR_SLACK) / 16) * 16;
@@ -111,6 +114,7 @@ function isMatcherExports(exports: WebAssembly.Exports): exports is WebAssembly.
     typeof exports.isAllowedPath === 'function' &&
     typeof exports.decideMany === 'function' &&
     typeof exports.decideRanges === 'function' &&
+    typeof exports.decideRange === 'function' &&
     typeof exports.setWorkArea === 'function' &&
     isLexerExports(exports) &&
     isLineScannerExports(exports)
@@ -417,14 +421,26 @@ export class WasmBackend implements MatcherBackend {
     const length = end - start;
     const verdict = this.withRegion(length, `a URL of ${length.toLocaleString('en-US')} bytes`, (input, scratch) => {
       this.bytes.set(bytes.subarray(start, end), input);
-      const words = this.words;
-      const table = this.tablePointer >>> 2;
-      words[table] = 0;
-      words[table + 1] = length;
-      this.exports.decideRanges(ruleset, input, this.tablePointer, 1, scratch, this.outPointer);
-      return this.bytes[this.outPointer] as number;
+      return this.exports.decideRange(ruleset, input, length, scratch);
     });
     // Not UTF-8: decided as its text, once the region above is given back.
+    return verdict === RANGE_NOT_UTF8 ? this.decideText(ruleset, bytes, start, end) : verdict;
+  }
+
+  /**
+   * @internal LoadedRuleset.decideUtf8: one range, copied into the standing region by hand, which for a URL
+   * costs less than the view a set() needs, and allocates nothing.
+   */
+  decideUtf8(ruleset: number, bytes: Uint8Array, start: number, end: number): number {
+    checkLive(ruleset);
+    const length = end - start;
+    if (length > INPUT_BYTES) return this.decideLongRange(ruleset, bytes, start, end);
+    this.written = undefined;
+    const input = this.bytes;
+    const at = this.inputPointer;
+    if (length > COPY_BY_HAND) input.set(bytes.subarray(start, end), at);
+    else for (let k = start, into = at; k < end; k++, into++) input[into] = bytes[k] as number;
+    const verdict = this.exports.decideRange(ruleset, at, length, this.scratchPointer);
     return verdict === RANGE_NOT_UTF8 ? this.decideText(ruleset, bytes, start, end) : verdict;
   }
 
@@ -479,6 +495,10 @@ class WasmRuleset extends ResidentRuleset implements LoadedRuleset {
 
   decideBytes(bytes: Uint8Array, ranges: Uint32Array, count: number, out: Uint8Array): void {
     this.backend.decideBytes(this.pointer(), bytes, ranges, count, out);
+  }
+
+  decideUtf8(bytes: Uint8Array, start: number, end: number): number {
+    return this.backend.decideUtf8(this.pointer(), bytes, start, end);
   }
 }
 

@@ -6,6 +6,8 @@
 import fc from 'fast-check';
 
 const encoder = new TextEncoder();
+/** The WebAssembly matcher's standing input region (src/engine/wasm-backend.ts, INPUT_BYTES). */
+export const INPUT_BYTES = 64 * 1024;
 
 /** Lines joined by "\n" into one buffer, and each line's [start, end) in it. */
 export function pack(lines: readonly Uint8Array[]): { bytes: Uint8Array; ranges: Uint32Array } {
@@ -187,3 +189,17 @@ export const line: fc.Arbitrary<Uint8Array> = fc.oneof(
   { weight: 2, arbitrary: urlText.map((text) => encoder.encode(text)) },
   { weight: 2, arbitrary: rawLine },
 );
+
+/** Lines about as long as the WebAssembly input region or longer, valid UTF-8 or not. */
+export const longLine: fc.Arbitrary<Uint8Array> = fc
+  .tuple(
+    urlText,
+    fc.constantFrom('a', 'é', '%41', '*', '/', 'ab?'),
+    fc.integer({ min: INPUT_BYTES - 8, max: INPUT_BYTES * 2 }),
+    fc.constantFrom([], [0xff], [0xed, 0xa0, 0x80], [0xc3]),
+    urlText,
+  )
+  .map(([head, unit, bytes, odd, tail]) => {
+    const body = encoder.encode(head + unit.repeat(Math.ceil(bytes / encoder.encode(unit).length)));
+    return concat([body.subarray(0, bytes), Uint8Array.from(odd), encoder.encode(tail)]);
+  });
