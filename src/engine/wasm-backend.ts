@@ -92,7 +92,7 @@ const RANGE_END_WORD = RANGE_END / 4;
 const BATCH_RANGES = Math.floor((BATCH_URLS + 1) / RANGE_ENTRY_WORDS);
 /** Ranges up to this long are gathered byte by byte: cheaper than the view a set() needs. */
 const GATHER_BY_HAND = 128;
-/** A single check's range up to this long is copied byte by byte (decideUtf8): cheaper than the view a set() needs. */
+/** A single check's range up to this long is copied by hand (decideUtf8): cheaper than the view a set() needs. */
 const COPY_BY_HAND = 128;
 /** Where the scratch starts in a region for `capacity` input bytes: after the input and its slack. */
 function scratchOffset(capacity: number): number {
@@ -428,20 +428,38 @@ export class WasmBackend implements MatcherBackend {
   }
 
   /**
-   * @internal LoadedRuleset.decideUtf8: one range, copied into the standing region by hand, which for a URL
-   * costs less than the view a set() needs, and allocates nothing.
+   * @internal LoadedRuleset.decideUtf8: one range, copied into the standing region with nothing allocated for
+   * a URL: the whole array with one set() when the range is all of it, else (a view for set() costs more than a
+   * URL's bytes, and is garbage) by hand.
    */
   decideUtf8(ruleset: number, bytes: Uint8Array, start: number, end: number): number {
     checkLive(ruleset);
     const length = end - start;
     if (length > INPUT_BYTES) return this.decideLongRange(ruleset, bytes, start, end);
     this.written = undefined;
-    const input = this.bytes;
     const at = this.inputPointer;
-    if (length > COPY_BY_HAND) input.set(bytes.subarray(start, end), at);
-    else for (let k = start, into = at; k < end; k++, into++) input[into] = bytes[k] as number;
+    if (start === 0 && end === bytes.length) this.bytes.set(bytes, at);
+    else if (length > COPY_BY_HAND) this.bytes.set(bytes.subarray(start, end), at);
+    else this.copyByHand(bytes, start, end, at);
     const verdict = this.exports.decideRange(ruleset, at, length, this.scratchPointer);
     return verdict === RANGE_NOT_UTF8 ? this.decideText(ruleset, bytes, start, end) : verdict;
+  }
+
+  /**
+   * Copies bytes[start, end) to `at`, 4-byte aligned as the allocator aligns, four bytes to a store: half the time of
+   * a store per byte for a URL (measured on Node 20). Little-endian, as WebAssembly memory is, like every word
+   * this backend writes through `words`.
+   */
+  private copyByHand(bytes: Uint8Array, start: number, end: number, at: number): void {
+    const words = this.words;
+    let k = start;
+    let word = at >>> 2;
+    for (; k + 4 <= end; k += 4, word++) {
+      words[word] =
+        (bytes[k] as number) | ((bytes[k + 1] as number) << 8) | ((bytes[k + 2] as number) << 16) | ((bytes[k + 3] as number) << 24);
+    }
+    const input = this.bytes;
+    for (let into = word << 2; k < end; k++, into++) input[into] = bytes[k] as number;
   }
 
   /**
