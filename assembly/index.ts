@@ -8,7 +8,7 @@
 export * from './layout';
 export { heapBase } from './heap';
 export { decide, decidePath, isAllowed, isAllowedPath } from './matcher';
-export { decideMany, decideRanges } from './batch';
+export { decideMany, decideRanges, decideRange } from './batch';
 export { setWorkArea, workAreaBytes } from './automaton';
 export { lex, lexResumeAt, lexLineNumber, lexFinished } from './lexer';
 export { scanLines, rememberHost, moveHosts, forgetHosts } from './filter/line-scanner';

@@ -37,6 +37,7 @@ import { buildWorkloads } from '../lib/workloads.mjs';
 const COMPARED = /** @type {const} */ ([
   ['crawler', 'crawler'],
   ['hot', 'hot'],
+  ['hot-utf8', 'hot'],
   ['batch-bytes', 'hot'],
   ['batch', 'hot'],
 ]);

@@ -56,6 +56,25 @@ function requestPath(url: unknown): string {
   return url.pathname + url.search;
 }
 
+/** Reads the uncompiled tier's bytes (isAllowedUtf8) as the compiled tiers do: a TextDecoder's string. */
+const utf8Decoder = new TextDecoder();
+
+/** isAllowedUtf8's arguments: bytes, and a range [start, end) of them. */
+function checkUtf8Range(bytes: unknown, start: unknown, end: unknown): asserts end is number {
+  if (!(bytes instanceof Uint8Array)) throw new TypeError(`bytes must be a Uint8Array (UTF-8 text), got ${kindOf(bytes)}`);
+  if (typeof start !== 'number') throw new TypeError(`start must be a number (a byte offset into bytes), got ${kindOf(start)}`);
+  if (typeof end !== 'number') throw new TypeError(`end must be a number (a byte offset into bytes), got ${kindOf(end)}`);
+  if (Number.isInteger(start) && Number.isInteger(end) && start >= 0 && start <= end && end <= bytes.length) return;
+  const length = bytes.length;
+  if (!Number.isInteger(start) || start < 0 || start > length) {
+    throw new RangeError(`start must be a whole number from 0 to ${length} (a byte offset into bytes), got ${start}`);
+  }
+  if (!Number.isInteger(end) || end > length) {
+    throw new RangeError(`end must be a whole number from ${start} to ${length} (a byte offset into bytes), got ${end}`);
+  }
+  throw new RangeError(`the range starts after it ends: [${start}, ${end})`);
+}
+
 function checkBatchUrl(url: unknown): asserts url is string {
   if (typeof url === 'string') return;
   const hint = isUrlObject(url) ? ' (a batch takes strings only: ask isAllowed(url) for a URL object)' : '';
@@ -339,15 +358,21 @@ export class AgentRules {
   /** isAllowed() through the tiers: a first verdict, a scan, a tier switch, a URL object, or a stale address. */
   private isAllowedSlowly(url: string | URLInput): boolean {
     if (this.recordChecksLeft > 0) return this.recordVerdict(url);
-    const ruleset = this.forChecks(1);
-    if (this.scanChecksLeft < 0) {
-      // Indexed: the next string goes the fast path (where the backend has addresses).
-      const address = ruleset.address();
-      this.fastAddress = address;
-      this.fastEpoch = address === 0 ? -1 : this.backend.epoch;
-    }
+    const ruleset = this.forSingleCheck();
     if (typeof url === 'string') return ruleset.query(url, QUERY_VERDICT_ONLY) === 1;
     return ruleset.query(requestPath(url), QUERY_PATH | QUERY_VERDICT_ONLY) === 1;
+  }
+
+  /** The ruleset for one check (forChecks(1)); once it is indexed, the next single check goes the fast path. */
+  private forSingleCheck(): LoadedRuleset {
+    const ruleset = this.forChecks(1);
+    if (this.scanChecksLeft < 0) {
+      const address = ruleset.address();
+      this.fastAddress = address;
+      // The epoch read after the address: making it resident may have moved others out.
+      this.fastEpoch = address === 0 ? -1 : this.backend.epoch;
+    }
+    return ruleset;
   }
 
   /** A first verdict: from the rules as written (tier `'uncompiled'`), unless that could cost more than SCAN_WORK_LIMIT. */
@@ -495,6 +520,27 @@ export class AgentRules {
     }
     this.forChecks(count).decideBytes(bytes, ranges, count, out);
     return out;
+  }
+
+  /**
+   * May this agent fetch the URL held as UTF-8 in bytes[start, end)? `start` defaults to 0 and `end` to
+   * `bytes.length`. Decided exactly as isAllowed() decides the string `new TextDecoder().decode(bytes.subarray(start,
+   * end))` (a leading byte order mark dropped, bytes that are not UTF-8 read as U+FFFD), with no string made:
+   * for a URL the caller holds as bytes already, a log line or a buffer of URLs. With the WebAssembly matcher
+   * a check of compiled rules allocates nothing.
+   *
+   * @example
+   * const rules = parseRobotsTxt('User-agent: *\nDisallow: /private/\n').forAgent('ExampleBot');
+   * const line = new TextEncoder().encode('GET https://example.com/private/b HTTP/1.1');
+   * rules.isAllowedUtf8(line, 4, 33); // false
+   * rules.isAllowedUtf8(new TextEncoder().encode('/a')); // true
+   */
+  isAllowedUtf8(bytes: Uint8Array, start = 0, end?: number): boolean {
+    const last = end === undefined && bytes instanceof Uint8Array ? bytes.length : end;
+    checkUtf8Range(bytes, start, last);
+    if (this.fastEpoch === this.backend.epoch) return this.backend.verdictUtf8At(this.fastAddress, bytes, start, last) === 1;
+    if (this.recordChecksLeft > 0) return this.recordVerdict(utf8Decoder.decode(bytes.slice(start, last)));
+    return this.forSingleCheck().decideUtf8(bytes, start, last) === 1;
   }
 
   /** Gives the compiled rules' memory back. Later calls throw RulesDisposedError. Idempotent. */

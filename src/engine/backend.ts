@@ -45,6 +45,11 @@ export interface LoadedRuleset {
    * so a budget over many rulesets charges each such object once.
    */
   readonly storage: object;
+  /**
+   * The verdict (1 allowed, 0 disallowed) for the URL in bytes[start, end), read and decided as decideBytes()
+   * reads and decides one range. The caller checked the arguments (AgentRules.isAllowedUtf8).
+   */
+  decideUtf8(bytes: Uint8Array, start: number, end: number): number;
   /** A copy of the ruleset's bytecode (a tier switch writes the next tier from it). */
   bytecode(): Uint8Array;
   /** Bytes this ruleset holds in the matcher's memory. */
@@ -63,4 +68,6 @@ export interface MatcherBackend {
    * `epoch` was what it is now: a single check that touches no object of the ruleset's.
    */
   verdictAt(address: number, input: string): number;
+  /** LoadedRuleset.decideUtf8 of the ruleset at `address`, read as for verdictAt(). */
+  verdictUtf8At(address: number, bytes: Uint8Array, start: number, end: number): number;
 }

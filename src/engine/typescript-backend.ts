@@ -17,6 +17,9 @@ export const typescriptBackend: MatcherBackend = {
   verdictAt() {
     throw new Error('the TypeScript executor has no ruleset addresses');
   },
+  verdictUtf8At() {
+    throw new Error('the TypeScript executor has no ruleset addresses');
+  },
   load(bytecode: Uint8Array): LoadedRuleset {
     checkBytecode(bytecode);
     const ask = (bytes: Uint8Array, flags: QueryFlags): number => {
@@ -47,6 +50,7 @@ export const typescriptBackend: MatcherBackend = {
       decideBytes(bytes, ranges, count, out) {
         for (let i = 0; i < count; i++) out[i] = query(text.decode(bytes.slice(ranges[2 * i], ranges[2 * i + 1])), QUERY_VERDICT_ONLY);
       },
+      decideUtf8: (bytes, start, end) => query(text.decode(bytes.slice(start, end)), QUERY_VERDICT_ONLY),
       free() {},
     };
     return ruleset;

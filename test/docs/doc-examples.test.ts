@@ -95,7 +95,7 @@ function routes(sites: Record<string, Record<string, string | Route>>): Record<s
  */
 const FLOOR: Record<string, number> = {
   'README.md': 10,
-  'docs/getting-started.md': 9,
+  'docs/getting-started.md': 11,
   'docs/decisions.md': 12,
   'docs/crawling.md': 21,
   'docs/lint.md': 7,
@@ -103,7 +103,7 @@ const FLOOR: Record<string, number> = {
   'docs/migrating.md': 4,
 };
 /** The same for the `@example`s of every entry's declarations, together. */
-const DECLARATIONS_FLOOR = 87;
+const DECLARATIONS_FLOOR = 89;
 const TIMEOUT_MS = 20_000;
 
 const documents = documentationFiles().map((file) => ({

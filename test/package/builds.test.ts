@@ -51,6 +51,17 @@ function ask() {
       const robots = lib.parseRobotsTxt(body, { profile });
       const rules = robots.forAgent('bot');
       for (const path of paths) answers.push(['native', profile, i, path, rules.isAllowed(path), rules.explain(path).line]);
+      // The same paths as UTF-8 lines of one buffer, through both entries on bytes.
+      const lines = new TextEncoder().encode(paths.join('\\n'));
+      const ranges = new Uint32Array(paths.length * 2);
+      let at = 0;
+      for (const [p, path] of paths.entries()) {
+        ranges[2 * p] = at;
+        ranges[2 * p + 1] = at + path.length;
+        answers.push(['utf8', profile, i, path, rules.isAllowedUtf8(lines, at, at + path.length)]);
+        at += path.length + 1;
+      }
+      answers.push(['bytes', profile, i, Array.from(rules.isAllowedBytes(lines, ranges))]);
       robots.dispose();
     }
   }

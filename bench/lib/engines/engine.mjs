@@ -11,6 +11,7 @@
  * - `first`: the typical file's bytes → its first verdict: parse, compile for one agent, one check (files/s).
  * - `crawler`: the crawler mix, every site compiled up front for both agents; one single check per URL.
  * - `hot`: one hot site (hundreds of rules), one agent, its URLs one single check each.
+ * - `hot-utf8`: the same single checks on the URLs as UTF-8 bytes, one buffer of lines (the single check on bytes).
  * - `batch-bytes`: the hot site's URLs in one batch, as UTF-8 bytes with ranges (the bytes entry).
  * - `batch`: the hot site's URLs in one batch of strings.
  */
@@ -43,7 +44,7 @@ import { readFileSync } from 'node:fs';
  * `notes`: a few words shown beside the engine's figure, where its loop differs from ours.
  */
 
-export const WORKLOADS = /** @type {const} */ (['parse', 'compile', 'first', 'crawler', 'hot', 'batch-bytes', 'batch']);
+export const WORKLOADS = /** @type {const} */ (['parse', 'compile', 'first', 'crawler', 'hot', 'hot-utf8', 'batch-bytes', 'batch']);
 
 /**
  * A batch pass's output read once per pass: it keeps the batch observable without timing a second pass over it.

@@ -11,6 +11,7 @@ const robots = parseRobotsTxt('User-agent: *\nDisallow: /private/\n');
 const allowed: boolean = robots.isAllowed('https://example.com/private/x', 'ExampleBot');
 const rules = robots.forAgent('ExampleBot');
 const verdicts: boolean[] = rules.isAllowedMany(['/a', '/private/b']);
+const fromBytes: boolean = rules.isAllowedUtf8(new Uint8Array([0x2f, 0x61]), 0, 2);
 const line: number = rules.explain('/private/x').line;
 const token: string | undefined = productToken('Mozilla/5.0 (compatible; ExampleBot/2.1)');
 
@@ -35,4 +36,4 @@ async function use(): Promise<void> {
 const nothingHeld: CacheApiCache = { match: async () => undefined, put: async () => undefined };
 const shared = new RobotsCache({ userAgent: 'ExampleBot/1.2', fetch: fetchLike, store: cacheApiStore({ cache: nothingHeld }) });
 
-void [allowed, verdicts, line, token, use, shared, sharedThroughRedis];
+void [allowed, verdicts, fromBytes, line, token, use, shared, sharedThroughRedis];
