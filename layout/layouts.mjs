@@ -48,7 +48,7 @@ export const LAYOUT = [
   ['PREFIX_BEST_INDEX', 'usize', '8'],
   'One pattern list entry: a u32 rule index.',
   ['PATTERN_LIST_ENTRY_SIZE', 'usize', '4'],
-  "The head index: u32 head count, u32 rules listed, then its entries, then the rules (u32 rule indices).",
+  'The head index: u32 head count, u32 rules listed, then its entries, then the rules (u32 rule indices).',
   ['HEADS_COUNT', 'usize', '0'],
   ['HEADS_RULE_COUNT', 'usize', '4'],
   ['HEADS_HEADER_SIZE', 'usize', '8'],

@@ -4,27 +4,34 @@
  * rules, many, the piece automaton), and URLs with bytes that need percent-normalizing cost more than ASCII ones.
  * A change to one part of the matcher shows in its rows while the mix's average hides it.
  *
- *   node bench/matcher/shapes.mjs BEFORE_DIST [AFTER_DIST] [--runs N] [--time MS]
+ *   node bench/matcher/shapes.mjs BEFORE_DIST [AFTER_DIST] [--rounds N] [--slice MS] [--by-host]
  *
- * Every (site, agent) of the mix is compiled indexed at once (`forAgent(agent, { indexed: true })`), so that no
- * tier switch lands inside a timed pass; each row keeps its checks in frontier order. Builds alternate process by
- * process (run 1 of both, then run 2, …); the report gives each row's median ns per check per build and the
- * median of the per-run ratios with their spread. AFTER_DIST defaults to ./dist.
+ * Both builds are loaded in one process (each its own module and WebAssembly instance; twice, in two processes
+ * that load them in either order) and every (site, agent) of
+ * the mix is compiled indexed at once (`forAgent(agent, { indexed: true })`), so that no tier switch lands inside a
+ * timed slice; each row keeps its checks in frontier order, or with `--by-host` sorted by host (one ruleset's
+ * checks in a row, its tables in cache: the matcher's own work, without the misses of the mix). Per row, short slices of the two builds alternate
+ * (before, after, then after, before, …), so that a busy spell of a shared machine weighs on both alike; the report
+ * gives each build's median CPU ns per check and the median of the per-round ratios with their spread. AFTER_DIST
+ * defaults to ./dist.
  */
-import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { corpusDirectory, expectedDirectory } from '../../harness/corpus.mjs';
 import { spread } from '../lib/format.mjs';
 import { median } from '../lib/median.mjs';
-import { timePass } from '../lib/time-pass.mjs';
 import { step } from '../lib/worker-step.mjs';
 import { Inputs } from '../lib/inputs.mjs';
-import { loadLibrary } from '../lib/engines/robotstxt-wasm.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SELF = fileURLToPath(import.meta.url);
+
+/**
+ * @typedef {import('../lib/engines/robotstxt-wasm.mjs').AgentRules} AgentRules
+ * @typedef {{ rules: AgentRules, url: string, host: number }} Check
+ */
 
 /**
  * Searched-piece cost per path byte from which the compiler adds a piece automaton (AUTOMATON_MIN_COST in
@@ -74,13 +81,12 @@ function shapeOf(rules) {
 const needsNormalizing = (url) => /[%\u0080-\uffff]/.test(url);
 
 /**
- * One process: every row timed once for the build in <dir>/dist, starting from row `rotation` (each run starts
- * from another, so that no row is always the one timed on a cold process).
- * @param {string} dir @param {number} timeMs @param {number} rotation
+ * Every check of the mix, for one build: its ruleset compiled indexed at once, sorted into the rows it belongs to.
+ * @param {Inputs} inputs @param {string} dist
  */
-async function child(dir, timeMs, rotation) {
-  const lib = await loadLibrary(dir, 'wasm');
-  const inputs = new Inputs(dir);
+async function rowsFor(inputs, dist) {
+  const lib = await import(pathToFileURL(join(dist, 'index.js')).href);
+  if (lib.setMatcher('wasm') !== 'wasm') throw new Error(`${dist}: no WebAssembly matcher`);
   const { agents } = inputs.workloads.crawler;
   const compiled = inputs.bodies.map((body) => {
     const robots = lib.parseRobotsTxt(body);
@@ -89,36 +95,49 @@ async function child(dir, timeMs, rotation) {
       return { rules, shape: shapeOf(rules.rules) };
     });
   });
-  /** @type {{ rules: import('../lib/engines/robotstxt-wasm.mjs').AgentRules, url: string }[][]} */
+  /** @type {Check[][]} */
   const rows = ROWS.map(() => []);
   for (const check of inputs.frontier) {
-    const entry = /** @type {{ rules: import('../lib/engines/robotstxt-wasm.mjs').AgentRules, shape: number }} */ (
-      compiled[check.site]?.[check.agentIndex]
-    );
-    const item = { rules: entry.rules, url: check.url };
+    const entry = /** @type {{ rules: AgentRules, shape: number }} */ (compiled[check.site]?.[check.agentIndex]);
+    const item = { rules: entry.rules, url: check.url, host: check.site * agents.length + check.agentIndex };
     rows[entry.shape]?.push(item);
     rows[needsNormalizing(check.url) ? 5 : 4]?.push(item);
     rows[6]?.push(item);
   }
-  /** @type {Record<string, { checks: number, ns: number, checksum: number }>} */
-  const result = {};
-  for (let k = 0; k < rows.length; k++) {
-    const i = (k + rotation) % rows.length;
-    const checks = /** @type {{ rules: import('../lib/engines/robotstxt-wasm.mjs').AgentRules, url: string }[]} */ (rows[i]);
-    const name = /** @type {string} */ (ROWS[i]);
-    const pass = {
-      ops: checks.length,
-      unit: /** @type {const} */ ('checks'),
-      run() {
-        let allowed = 0;
-        for (const check of checks) if (check.rules.isAllowed(check.url)) allowed++;
-        return allowed;
-      },
-    };
-    const timing = await timePass(pass, name, timeMs);
-    result[name] = { checks: checks.length, ns: 1e9 / timing.perSecond, checksum: timing.checksum };
-  }
-  process.stdout.write(`${JSON.stringify(result)}\n`);
+  // Sorted by host (a stable sort: frontier order within a host), the checks of one ruleset follow each other
+  // and its tables stay in cache: what is left is the matcher's work, without the misses of the mix.
+  if (process.env.SHAPES_BY_HOST === '1') for (const row of rows) row.sort((a, b) => a.host - b.host);
+  return rows;
+}
+
+/** @param {Check[]} checks */
+function pass(checks) {
+  let allowed = 0;
+  for (const check of checks) if (check.rules.isAllowed(check.url)) allowed++;
+  return allowed;
+}
+
+/** CPU time of this process in ms: what a slice costs while other processes share the cores. */
+function cpuMs() {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
+/**
+ * Nanoseconds of CPU time per check of one slice: passes over `checks` for at least `sliceMs` of it. CPU time, not
+ * wall time: on a machine with more runnable processes than cores, wall time counts the time the process waited.
+ * @param {Check[]} checks @param {number} sliceMs
+ */
+function slice(checks, sliceMs) {
+  let passes = 0;
+  const started = cpuMs();
+  let elapsed = 0;
+  do {
+    pass(checks);
+    passes++;
+    elapsed = cpuMs() - started;
+  } while (elapsed < sliceMs);
+  return (elapsed * 1e6) / (passes * checks.length);
 }
 
 /** @param {string} name @param {number} fallback */
@@ -127,11 +146,44 @@ function option(name, fallback) {
   return at < 0 ? fallback : Number(process.argv[at + 1]);
 }
 
-function main() {
+/**
+ * One process's rounds: both builds loaded, `first` (0 before, 1 after) loaded first; per row, each build's CPU ns
+ * per check, one sample per round.
+ * @param {string} dir @param {[string, string]} dists @param {number} first @param {number} rounds @param {number} sliceMs
+ */
+async function child(dir, dists, first, rounds, sliceMs) {
+  const inputs = new Inputs(dir);
+  const loaded = first === 0 ? [await rowsFor(inputs, dists[0]), await rowsFor(inputs, dists[1])] : [];
+  if (first !== 0) {
+    const after = await rowsFor(inputs, dists[1]);
+    loaded.push(await rowsFor(inputs, dists[0]), after);
+  }
+  /** @type {Record<string, { checks: number, before: number[], after: number[] }>} */
+  const result = {};
+  for (const [i, name] of ROWS.entries()) {
+    const [before, after] = loaded.map((rows) => /** @type {Check[]} */ (rows[i]));
+    if (before === undefined || after === undefined || before.length === 0) continue;
+    // Both builds must decide alike: a faster build that answers otherwise is not the same library.
+    if (pass(before) !== pass(after)) throw new Error(`${name}: the two builds decided differently`);
+    /** @type {[number[], number[]]} */
+    const times = [[], []];
+    for (let round = 0; round < rounds + 2; round++) {
+      // The first two rounds warm both builds' code and are not counted; the order alternates by round.
+      for (const build of round % 2 === 0 ? [0, 1] : [1, 0]) {
+        const ns = slice(build === 0 ? before : after, sliceMs);
+        if (round >= 2) times[build]?.push(ns);
+      }
+    }
+    result[name] = { checks: before.length, before: times[0], after: times[1] };
+  }
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+}
+
+async function main() {
   const positional = process.argv.slice(2).filter((arg, i, all) => !arg.startsWith('--') && !all[i - 1]?.startsWith('--'));
   const [beforeDist, afterDist = join(ROOT, 'dist')] = positional.map((path) => resolve(path));
   if (beforeDist === undefined || !existsSync(join(beforeDist, 'index.js')) || !existsSync(join(afterDist, 'index.js'))) {
-    console.error('usage: node bench/matcher/shapes.mjs BEFORE_DIST [AFTER_DIST] [--runs N] [--time MS] (each a built dist/ directory)');
+    console.error('usage: node bench/matcher/shapes.mjs BEFORE_DIST [AFTER_DIST] [--rounds N] [--slice MS] (each a built dist/ directory)');
     process.exitCode = 2;
     return;
   }
@@ -139,51 +191,60 @@ function main() {
     console.log(`Shapes skipped: robots corpus not found at ${expectedDirectory()}; set ROBOTS_CORPUS to run it.`);
     return;
   }
-  const runs = option('--runs', 3);
-  const timeMs = option('--time', 500);
+  const rounds = option('--rounds', 10);
+  // Read by the child processes.
+  if (process.argv.includes('--by-host')) process.env.SHAPES_BY_HOST = '1';
+  const sliceMs = option('--slice', 40);
   const loadBefore = loadavg()[0] ?? 0;
-  const dirs = { before: mkdtempSync(join(tmpdir(), 'robotstxt-before-')), after: mkdtempSync(join(tmpdir(), 'robotstxt-after-')) };
+  const dir = mkdtempSync(join(tmpdir(), 'robotstxt-shapes-'));
   try {
-    cpSync(beforeDist, join(dirs.before, 'dist'), { recursive: true });
-    cpSync(afterDist, join(dirs.after, 'dist'), { recursive: true });
-    step(['prepare', dirs.after]);
-    for (const name of readdirSync(dirs.after))
-      if (name !== 'dist') cpSync(join(dirs.after, name), join(dirs.before, name), { recursive: true });
-    /** @type {Map<string, { before: number[], after: number[], checks: number, checksum: number }>} */
+    // The workloads are built by the after build's parser, as bench/matcher/compare.mjs builds them.
+    cpSync(afterDist, join(dir, 'dist'), { recursive: true });
+    step(['prepare', dir]);
+    /** @type {Map<string, { checks: number, before: number[], after: number[] }>} */
     const samples = new Map();
-    for (let run = 1; run <= runs; run++) {
-      for (const build of /** @type {const} */ (['before', 'after'])) {
-        /** @type {Record<string, { checks: number, ns: number, checksum: number }>} */
-        const rows = step(['--child', dirs[build], String(timeMs), String(run - 1)], { script: SELF });
-        for (const [name, row] of Object.entries(rows)) {
-          const entry = samples.get(name) ?? { before: [], after: [], checks: row.checks, checksum: row.checksum };
-          if (row.checksum !== entry.checksum) throw new Error(`${name}: the ${build} build decided differently`);
-          entry[build].push(row.ns);
-          samples.set(name, entry);
-        }
+    // The build loaded first in a process runs a few per cent faster (an A/A run shows it): one process loads the
+    // before build first, the other the after build, and their rounds are pooled.
+    for (const first of [0, 1]) {
+      /** @type {Record<string, { checks: number, before: number[], after: number[] }>} */
+      const rows = step(['--child', dir, beforeDist, afterDist, String(first), String(rounds), String(sliceMs)], { script: SELF });
+      for (const [name, row] of Object.entries(rows)) {
+        const entry = samples.get(name) ?? { checks: row.checks, before: [], after: [] };
+        entry.before.push(...row.before);
+        entry.after.push(...row.after);
+        samples.set(name, entry);
       }
-      process.stderr.write(`run ${run}/${runs} done\n`);
     }
     const total = samples.get('the whole mix')?.checks ?? 1;
     const lines = [
-      `Before ${beforeDist}, after ${afterDist}; ${runs} alternating runs of ${timeMs} ms per row; load average ${loadBefore.toFixed(2)} → ${(loadavg()[0] ?? 0).toFixed(2)}.`,
+      `Before ${beforeDist}, after ${afterDist}; both builds in each of two processes (each loading another first), ${rounds} rounds each of ${sliceMs} ms CPU-time slices alternating the builds per row${process.env.SHAPES_BY_HOST === '1' ? ', checks sorted by host' : ', frontier order'}; load average ${loadBefore.toFixed(2)} → ${(loadavg()[0] ?? 0).toFixed(2)}.`,
       '',
-      '| checks | share | before (ns per check) | after (ns per check) | after / before (per run) |',
+      '| checks | share | before (CPU ns per check) | after (CPU ns per check) | after / before (median of rounds) |',
       '| --- | ---: | ---: | ---: | ---: |',
     ];
     for (const name of ROWS) {
-      const { before, after, checks } = /** @type {{ before: number[], after: number[], checks: number }} */ (samples.get(name));
-      const perRun = after.map((value, i) => value / /** @type {number} */ (before[i]));
+      const row = samples.get(name);
+      if (row === undefined) continue;
+      const perRound = row.after.map((value, k) => value / /** @type {number} */ (row.before[k]));
       lines.push(
-        `| ${name} | ${((100 * checks) / total).toFixed(1)} % | ${median(before).toFixed(0)} | ${median(after).toFixed(0)} | ${`${median(perRun).toFixed(3)} ${spread(perRun)}`.trim()} |`,
+        `| ${name} | ${((100 * row.checks) / total).toFixed(1)} % | ${median(row.before).toFixed(0)} | ${median(row.after).toFixed(0)} | ${`${median(perRound).toFixed(3)} ${spread(perRound)}`.trim()} |`,
       );
     }
     console.log(lines.join('\n'));
   } finally {
-    rmSync(dirs.before, { recursive: true, force: true });
-    rmSync(dirs.after, { recursive: true, force: true });
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 
-if (process.argv[2] === '--child') await child(/** @type {string} */ (process.argv[3]), Number(process.argv[4]), Number(process.argv[5]));
-else main();
+if (process.argv[2] === '--child') {
+  const [dir, before, after, first, rounds, sliceMs] = process.argv.slice(3);
+  await child(
+    /** @type {string} */ (dir),
+    [/** @type {string} */ (before), /** @type {string} */ (after)],
+    Number(first),
+    Number(rounds),
+    Number(sliceMs),
+  );
+} else {
+  await main();
+}
