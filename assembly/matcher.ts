@@ -22,8 +22,8 @@ import { SLASH } from './bytes';
 
 /**
  * Decides `input[0..length)` (a URL or a path, UTF-8) against the ruleset at `ruleset`.
- * `scratch` must hold at least 3 × length + 1 bytes; the path is rewritten there when it needs a leading
- * slash or percent-normalization.
+ * `scratch` must hold at least 3 × length + 1 bytes, and VECTOR_SLACK more; the path is rewritten there when it
+ * needs a leading slash or percent-normalization.
  * Returns the index of the deciding rule, -1 when no rule matches, -2 for the implicitly allowed /robots.txt.
  */
 export function decide(ruleset: usize, input: usize, length: usize, scratch: usize): i32 {
