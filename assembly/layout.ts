@@ -40,6 +40,8 @@ export const HEAD_ENTRY_SIZE: usize = 12;
 export const HEAD_LIST_START: usize = 0;
 export const HEAD_PARENT: usize = 4;
 export const HEAD_LENGTH: usize = 8;
+// A listed rule the automaton decides: its position among the automaton's rules, with this bit set.
+export const HEAD_AUTOMATON_RULE: u32 = 0x80000000;
 
 // The header's flags.
 export const RULESET_NORMALIZE_URL: u32 = 1;

@@ -6,7 +6,7 @@
 // reference this module must agree with, verdict for verdict.
 
 import {
-  AUTOMATON_RULE_COUNT, AUTOMATON_RULE_ENTRY_SIZE, AUTOMATON_RULE_INDEX, AUTOMATON_RULES, HEAD_ENTRY_SIZE,
+  AUTOMATON_RULE_COUNT, AUTOMATON_RULE_ENTRY_SIZE, AUTOMATON_RULE_INDEX, AUTOMATON_RULES, HEAD_AUTOMATON_RULE, HEAD_ENTRY_SIZE,
   HEAD_LENGTH, HEAD_LIST_START, HEAD_PARENT, HEADER_AUTOMATON, HEADER_HEAD_INDEX, HEADS_COUNT, HEADS_HEADER_SIZE,
   HEADS_RULE_COUNT, HEADER_FLAGS, HEADER_PATTERN_LIST, HEADER_PATTERN_RULE_COUNT, HEADER_PREFIX_COUNT, HEADER_PREFIX_INDEX,
   HEADER_RULE_COUNT, HEADER_SIZE, NO_MATCH, PATTERN_LIST_ENTRY_SIZE, PREFIX_BEST_INDEX, PREFIX_ENTRY_SIZE,
@@ -14,7 +14,7 @@ import {
   RULE_FLAGS, RULE_HAS_WILDCARD, RULE_PATTERN_LENGTH, RULE_PATTERN_OFFSET, RULESET_NORMALIZE_URL,
   RULESET_PATH_ENDS_AT_NUL, RULESET_ROBOTS_TXT_ALLOWED,
 } from './layout';
-import { automatonOf, scanPieces } from './automaton';
+import { automatonOf, automatonRuleIndex, scanPieces } from './automaton';
 import { bytesEqual, findByte } from './scan';
 import { copyInto, firstHash, isRobotsTxtPath, normalizeInto, pathStartOf, scanPath, specialBytes } from './url-path';
 import { matchesPattern } from './wildcard';
@@ -114,7 +114,7 @@ function decideLocated(ruleset: usize, path: usize, pathLength: usize, prependSl
   // The automaton's rules, all at once; one by one when the work area is too small for its automaton.
   const automaton = automatonOf(ruleset);
   const earlier = automaton != 0
-    ? scanPieces(ruleset, automaton, path, pathLength, limit)
+    ? scanPieces(ruleset, automaton, path, pathLength, limit, ruleset + heads, headChain)
     : firstAutomatonRule(ruleset, path, pathLength, limit);
   return earlier >= 0 ? earlier : decided;
 }
@@ -155,12 +155,15 @@ function bestByHead(ruleset: usize, heads: usize, path: usize, pathLength: usize
     if (headLength <= pathLength && bytesEqual(path, headPattern(ruleset, list, entry), headLength)) break;
     at = load<i32>(entry, HEAD_PARENT);
   }
+  headChain = at;
   let found: i32 = -1;
   while (at >= 0) {
     const entry = entries + <usize>at * HEAD_ENTRY_SIZE;
     const end = <u32>at + 1 < count ? load<u32>(entry + HEAD_ENTRY_SIZE, HEAD_LIST_START) : listed;
     for (let k = load<u32>(entry, HEAD_LIST_START); k < end; k++) {
       const index = load<u32>(list + <usize>k * PATTERN_LIST_ENTRY_SIZE);
+      // The automaton's rules are started by scanPieces, from the same chain.
+      if ((index & HEAD_AUTOMATON_RULE) != 0) continue;
       if (index >= limit) break;
       if (matchesPatternRule(ruleset, index, path, pathLength)) {
         // The entry's later rules and every rule of the others from here on must beat this one.
@@ -174,11 +177,14 @@ function bestByHead(ruleset: usize, heads: usize, path: usize, pathLength: usize
   return found;
 }
 
+// The entry of the longest head that starts the path, found by the last bestByHead (-1: none; a global:
+// no allocation), where the automaton starts its rules.
+let headChain: i32 = -1;
+
 /** Where the head of an entry is: the start of its first rule's pattern. */
-// @ts-ignore: decorator
-@inline
 function headPattern(ruleset: usize, list: usize, entry: usize): usize {
-  const rule = load<u32>(list + <usize>load<u32>(entry, HEAD_LIST_START) * PATTERN_LIST_ENTRY_SIZE);
+  let rule = load<u32>(list + <usize>load<u32>(entry, HEAD_LIST_START) * PATTERN_LIST_ENTRY_SIZE);
+  if ((rule & HEAD_AUTOMATON_RULE) != 0) rule = automatonRuleIndex(ruleset, rule & ~HEAD_AUTOMATON_RULE);
   return ruleset + load<u32>(ruleset + HEADER_SIZE + <usize>rule * RULE_ENTRY_SIZE, RULE_PATTERN_OFFSET);
 }
 

@@ -57,6 +57,8 @@ export const LAYOUT = [
   ['HEAD_LIST_START', 'usize', '0'],
   ['HEAD_PARENT', 'usize', '4'],
   ['HEAD_LENGTH', 'usize', '8'],
+  "A listed rule the automaton decides: its position among the automaton's rules, with this bit set.",
+  ['HEAD_AUTOMATON_RULE', 'u32', '0x80000000'],
   '',
   "The header's flags.",
   ['RULESET_NORMALIZE_URL', 'u32', '1'],

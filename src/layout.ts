@@ -46,6 +46,8 @@ export const HEAD_ENTRY_SIZE = 12;
 export const HEAD_LIST_START = 0;
 export const HEAD_PARENT = 4;
 export const HEAD_LENGTH = 8;
+// A listed rule the automaton decides: its position among the automaton's rules, with this bit set.
+export const HEAD_AUTOMATON_RULE = 0x80000000;
 
 // The header's flags.
 export const RULESET_NORMALIZE_URL = 1;

@@ -37,15 +37,18 @@
  *                          plain `/a` yet outranks a plain `/ab`, so the longest is not always the best)
  *  …  pattern list, patternRuleCount u32 rule indices, ascending: in a scan block every rule; an indexed
  *     block lists none (patternRuleCount 0), its head index lists the pattern rules instead
- *  …  head index, in an indexed block: the pattern rules (a `*` or a final `$`) the automaton does not
- *     decide, grouped by their head, the literal text before their first `*` (src/compile/head-index.ts):
+ *  …  head index, in an indexed block: the pattern rules (a `*` or a final `$`), grouped by their head,
+ *     the literal text before their first `*` (src/compile/head-index.ts):
  *       +0 u32 headCount, +4 u32 listed (rules in the list), then headCount entries of 12 bytes, one per
  *       distinct head, sorted by its bytes:
  *         +0 u32 listStart  where its rules start in the list (they run to the next entry's, the last
  *                           entry's to `listed`); its first rule's pattern starts with the head
  *         +4 i32 parent     the entry of the longest other head that is a prefix of this one, or -1
  *         +8 u32 headLength
- *       then the list: `listed` u32 rule indices, entry by entry, ascending within an entry
+ *       then the list: `listed` u32, entry by entry, in ascending rule index within an entry: a rule
+ *       index, or for a rule the automaton decides HEAD_AUTOMATON_RULE | its position among the
+ *       automaton's rules (whose p0 is its head: the automaton starts only the rules whose head starts
+ *       the path)
  *  …  the piece automaton, when there is one (below)
  *  …  pattern bytes, 1-byte aligned
  * ```
@@ -155,7 +158,7 @@
  *            away (the sum from there to the piece's opening parenthesis is positive)
  * ```
  */
-import { buildPieceAutomaton, wantsAutomaton, type AutomatonMode, type StoredRules } from './piece-automaton.js';
+import { buildPieceAutomaton, wantsAutomaton, type AutomatonMode, type PieceAutomaton, type StoredRules } from './piece-automaton.js';
 import { prefixIndex, PREFIX_INDEX_WORDS } from './prefix-index.js';
 import { headIndex, HEAD_INDEX_WORDS, type HeadIndex } from './head-index.js';
 import { Scratch } from './scratch.js';
@@ -174,6 +177,7 @@ import {
   HEADER_PREFIX_INDEX,
   HEADER_RULE_COUNT,
   HEADER_SIZE,
+  HEAD_AUTOMATON_RULE,
   HEAD_ENTRY_SIZE,
   HEAD_LENGTH,
   HEAD_LIST_START,
@@ -332,7 +336,7 @@ function writeStored(stored: StoredPatterns, options: BytecodeOptions): Uint8Arr
     for (let index = 0; index < ruleCount; index++) {
       const ruleFlags = flags[index] as number;
       if ((ruleFlags & PATTERN_FLAGS) === 0) plain[plainCount++] = index;
-      else if ((ruleFlags & RULE_IN_AUTOMATON) === 0) searched[searchedCount++] = index;
+      else searched[searchedCount++] = index;
     }
   // A scan block lists every rule; an indexed one none, its head index lists them by head.
   const patternRuleCount = scan ? ruleCount : 0;
@@ -363,7 +367,7 @@ function writeStored(stored: StoredPatterns, options: BytecodeOptions): Uint8Arr
     view.setUint16(entry + RULE_FLAGS, flags[index] as number, true);
     if (scan) view.setUint32(patternListOffset + index * PATTERN_LIST_ENTRY_SIZE, index, true);
   }
-  if (heads !== undefined) writeHeadIndex(view, headIndexOffset, heads);
+  if (heads !== undefined) writeHeadIndex(view, headIndexOffset, heads, automaton);
   const { entries } = prefixes;
   for (let i = 0; i < prefixes.count; i++) {
     const entry = prefixIndexOffset + i * PREFIX_ENTRY_SIZE;
@@ -380,7 +384,7 @@ function headIndexByteLength(heads: HeadIndex): number {
   return HEADS_HEADER_SIZE + heads.count * HEAD_ENTRY_SIZE + heads.ruleCount * PATTERN_LIST_ENTRY_SIZE;
 }
 
-function writeHeadIndex(view: DataView, base: number, heads: HeadIndex): void {
+function writeHeadIndex(view: DataView, base: number, heads: HeadIndex, automaton: PieceAutomaton | undefined): void {
   view.setUint32(base + HEADS_COUNT, heads.count, true);
   view.setUint32(base + HEADS_RULE_COUNT, heads.ruleCount, true);
   const { entries, rules } = heads;
@@ -391,8 +395,20 @@ function writeHeadIndex(view: DataView, base: number, heads: HeadIndex): void {
     view.setUint32(entry + HEAD_LENGTH, entries[HEAD_INDEX_WORDS * i + 2] as number, true);
   }
   const list = base + HEADS_HEADER_SIZE + heads.count * HEAD_ENTRY_SIZE;
-  for (let k = 0; k < heads.ruleCount; k++) view.setUint32(list + k * PATTERN_LIST_ENTRY_SIZE, rules[k] as number, true);
+  // The automaton's rules are listed by their position among its rules (ascending rule index), tagged.
+  const positions = automatonPositions.take(automaton === undefined ? 0 : heads.highestRule + 1);
+  positions.fill(-1);
+  automaton?.rules.forEach((rule, position) => {
+    if (rule.ruleIndex < positions.length) positions[rule.ruleIndex] = position;
+  });
+  for (let k = 0; k < heads.ruleCount; k++) {
+    const rule = rules[k] as number;
+    const position = rule < positions.length ? (positions[rule] as number) : -1;
+    view.setUint32(list + k * PATTERN_LIST_ENTRY_SIZE, position < 0 ? rule : (HEAD_AUTOMATON_RULE | position) >>> 0, true);
+  }
 }
+
+const automatonPositions = new Scratch((length) => new Int32Array(length));
 
 const newWords = (length: number): Uint32Array => new Uint32Array(length);
 const storedByteScratch = new Scratch((length) => new Uint8Array(length));

@@ -21,6 +21,8 @@ export interface HeadIndex {
   /** The rules, entry by entry (each entry's up to the next entry's start, the last one's up to `ruleCount`). */
   readonly rules: Uint32Array;
   readonly ruleCount: number;
+  /** The highest rule index listed. */
+  readonly highestRule: number;
 }
 
 const newWords = (length: number): Uint32Array => new Uint32Array(length);
@@ -79,5 +81,5 @@ export function headIndex(bytes: Uint8Array, starts: Uint32Array, lengths: Uint3
     entries[entry + 2] = length;
     ancestors[depth++] = entryCount++;
   }
-  return { count: entryCount, entries, rules, ruleCount: count };
+  return { count: entryCount, entries, rules, ruleCount: count, highestRule: highest - 1 };
 }
