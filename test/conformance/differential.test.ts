@@ -704,6 +704,36 @@ describe('wildcard-heavy rulesets: the piece automaton decides as rule-by-rule m
       { numRuns: 400 },
     );
   });
+
+  // A module given no work area (or one too small for a ruleset's automaton) decides that ruleset's
+  // automaton rules one by one instead: the same rule, only slower.
+  it('picks the same rule without a work area, trying the automaton rules one by one', () => {
+    const exports = new WebAssembly.Instance(wasmModule, {}).exports as unknown as {
+      memory: WebAssembly.Memory;
+      heapBase: () => number;
+      decide: (ruleset: number, input: number, length: number, scratch: number) => number;
+    };
+    fc.assert(
+      fc.property(sharedPieceRules, fc.array(sharedPiecePath, { minLength: 1, maxLength: 5 }), (rules, paths) => {
+        const options = { normalizeUrl: false, robotsTxtAllowed: false, pathEndsAtNul: false, automaton: 'always' as const };
+        const bytecode = compile(rules, 'raw', options);
+        const inputs = paths.map((path) => encoder.encode(path));
+        const longest = Math.max(...inputs.map((input) => input.length));
+        const ruleset = Math.ceil(exports.heapBase() / 16) * 16;
+        const input = ruleset + Math.ceil((bytecode.length + 16) / 16) * 16;
+        const scratch = input + Math.ceil((longest + 16) / 16) * 16;
+        const needed = scratch + 3 * longest + 1 + 16;
+        const { memory } = exports;
+        if (needed > memory.buffer.byteLength) memory.grow(Math.ceil((needed - memory.buffer.byteLength) / 65536));
+        new Uint8Array(memory.buffer).set(bytecode, ruleset);
+        for (const bytes of inputs) {
+          new Uint8Array(memory.buffer).set(bytes, input);
+          expect(exports.decide(ruleset, input, bytes.length, scratch)).toBe(decideRuleByRule(bytecode, bytes));
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
 });
 
 // ---------------------------------------------------------------------------------------------------------
