@@ -8,7 +8,8 @@ import {
   AUTOMATON_PIECE_ENTRY_SIZE, AUTOMATON_PIECES, AUTOMATON_ROOT, AUTOMATON_RULE_COUNT, AUTOMATON_RULE_ENTRY_SIZE,
   AUTOMATON_RULE_INDEX, AUTOMATON_RULE_LIST, AUTOMATON_RULES, AUTOMATON_TERMINAL_BUCKET_SHIFT, AUTOMATON_TERMINALS,
   AUTOMATON_WHEEL_SIZE, AUTOMATON_WORK_BYTES, DEEP_PIECE, DEEP_SHALLOW_ANCESTOR, DEEP_SUBTREE_END, HEADER_AUTOMATON,
-  HEADER_SIZE, MEMO_PIECE_BITS, MEMO_TAGS, NODE_FAIL_SHIFT, NODE_LABEL_MASK, NODE_TAIL_END, NOT_DEEP,
+  HEAD_AUTOMATON_RULE, HEAD_ENTRY_SIZE, HEAD_LENGTH, HEAD_LIST_START, HEAD_PARENT, HEADS_COUNT, HEADS_HEADER_SIZE,
+  HEADS_RULE_COUNT, HEADER_SIZE, MEMO_PIECE_BITS, PATTERN_LIST_ENTRY_SIZE, MEMO_TAGS, NODE_FAIL_SHIFT, NODE_LABEL_MASK, NODE_TAIL_END, NOT_DEEP,
   PIECE_DEEP_INDEX, PIECE_LENGTH, PIECE_PARENT, RULE_END_ANCHORED, RULE_ENTRY_SIZE, RULE_FLAGS,
   RULE_PATTERN_LENGTH, RULE_PATTERN_OFFSET,
 } from './layout';
@@ -107,12 +108,21 @@ export function workAreaBytes(ruleCount: u32, searchedPieces: u32, wheelSize: u3
   return <u32>(treeSuffixes + (<usize>treeLeaves << 3) - ruleNext);
 }
 
+/** The rule index of the automaton's rule at `position` (its rules are in ascending rule index). */
+export function automatonRuleIndex(ruleset: usize, position: u32): u32 {
+  const automaton = ruleset + load<u32>(ruleset + HEADER_AUTOMATON);
+  const rules = ruleset + load<u32>(automaton + AUTOMATON_RULES);
+  return load<u32>(rules + <usize>position * AUTOMATON_RULE_ENTRY_SIZE, AUTOMATON_RULE_INDEX);
+}
+
 /**
  * The highest-priority automaton rule with a rule index below `limit` that matches the path, or -1. Every
  * rule whose p0 starts the path waits for its first searched piece; one pass over the path moves each rule
- * on at the leftmost occurrence of the piece it waits for.
+ * on at the leftmost occurrence of the piece it waits for. The rules whose p0 starts the path are the
+ * automaton's rules in the head index's lists along `chain`, the entry of the longest head that starts the
+ * path (src/compile/bytecode.ts): a rule's p0 is its head.
  */
-export function scanPieces(ruleset: usize, automaton: usize, path: usize, length: usize, limit: u32): i32 {
+export function scanPieces(ruleset: usize, automaton: usize, path: usize, length: usize, limit: u32, heads: usize, chain: i32): i32 {
   const ruleCount = load<u32>(automaton + AUTOMATON_RULE_COUNT);
   pieceCount = load<u32>(automaton + AUTOMATON_PIECE_COUNT);
   const wheelSize = load<u32>(automaton + AUTOMATON_WHEEL_SIZE);
@@ -143,21 +153,23 @@ export function scanPieces(ruleset: usize, automaton: usize, path: usize, length
 
   alive = 0;
   found = -1;
-  let considered: u32 = 0;
-  for (; considered < ruleCount; considered++) {
-    const entry = automatonRules + <usize>considered * AUTOMATON_RULE_ENTRY_SIZE;
-    const ruleIndex = load<u32>(entry, AUTOMATON_RULE_INDEX);
-    if (ruleIndex >= limit) break;
-    // p0 runs up to the pattern's first `*`, and must start the path.
-    const pattern = ruleset + load<u32>(ruleset + HEADER_SIZE + <usize>ruleIndex * RULE_ENTRY_SIZE, RULE_PATTERN_OFFSET);
-    let first: usize = 0;
-    while (true) {
-      const byte = load<u8>(pattern + first);
-      if (byte == STAR || first >= length || load<u8>(path + first) != byte) break;
-      first++;
+  const headCount = load<u32>(heads, HEADS_COUNT);
+  const listed = load<u32>(heads, HEADS_RULE_COUNT);
+  const entries = heads + HEADS_HEADER_SIZE;
+  const list = entries + <usize>headCount * HEAD_ENTRY_SIZE;
+  for (let at = chain; at >= 0; ) {
+    const entry = entries + <usize>at * HEAD_ENTRY_SIZE;
+    const end = <u32>at + 1 < headCount ? load<u32>(entry + HEAD_ENTRY_SIZE, HEAD_LIST_START) : listed;
+    const first = <usize>load<u32>(entry, HEAD_LENGTH);
+    for (let k = load<u32>(entry, HEAD_LIST_START); k < end; k++) {
+      const listedRule = load<u32>(list + <usize>k * PATTERN_LIST_ENTRY_SIZE);
+      if ((listedRule & HEAD_AUTOMATON_RULE) == 0) continue;
+      const rule = listedRule & ~HEAD_AUTOMATON_RULE;
+      const entryOfRule = automatonRules + <usize>rule * AUTOMATON_RULE_ENTRY_SIZE;
+      if (load<u32>(entryOfRule, AUTOMATON_RULE_INDEX) >= limit) break;
+      if (schedule(rule, load<u32>(entryOfRule, AUTOMATON_RULE_LIST), first)) alive++;
     }
-    if (load<u8>(pattern + first) != STAR) continue;
-    if (schedule(considered, load<u32>(entry, AUTOMATON_RULE_LIST), first)) alive++;
+    at = load<i32>(entry, HEAD_PARENT);
   }
   let state: u32 = 0;
   for (let i: usize = 0; i < length && alive > 0; i++) {
@@ -203,17 +215,26 @@ export function scanPieces(ruleset: usize, automaton: usize, path: usize, length
       piece = <i32>load<u32>(pieces + <usize>piece * AUTOMATON_PIECE_ENTRY_SIZE, PIECE_PARENT) - 1;
     }
   }
-  // Rules still waiting when the pass ended: their pieces unmarked, their state zeroed.
-  for (let rule: u32 = 0; rule < considered; rule++) {
-    const position = load<u32>(rulePos + (<usize>rule << 2));
-    if (position == 0) continue;
-    const piece = load<u32>(pieceList + (<usize>(position - 1) << 2));
-    const head = pieceHead + (<usize>piece << 2);
-    if (load<u32>(head) != 0) {
-      store<u32>(head, 0);
-      markPiece(piece, -1);
+  // Rules still waiting when the pass ended (only rules started above can be): their pieces unmarked, their
+  // state zeroed.
+  for (let at = chain; at >= 0; ) {
+    const entry = entries + <usize>at * HEAD_ENTRY_SIZE;
+    const end = <u32>at + 1 < headCount ? load<u32>(entry + HEAD_ENTRY_SIZE, HEAD_LIST_START) : listed;
+    for (let k = load<u32>(entry, HEAD_LIST_START); k < end; k++) {
+      const listedRule = load<u32>(list + <usize>k * PATTERN_LIST_ENTRY_SIZE);
+      if ((listedRule & HEAD_AUTOMATON_RULE) == 0) continue;
+      const rule = listedRule & ~HEAD_AUTOMATON_RULE;
+      const position = load<u32>(rulePos + (<usize>rule << 2));
+      if (position == 0) continue;
+      const piece = load<u32>(pieceList + (<usize>(position - 1) << 2));
+      const head = pieceHead + (<usize>piece << 2);
+      if (load<u32>(head) != 0) {
+        store<u32>(head, 0);
+        markPiece(piece, -1);
+      }
+      retire(rule);
     }
-    retire(rule);
+    at = load<i32>(entry, HEAD_PARENT);
   }
   return found < 0 ? -1 : <i32>load<u32>(automatonRules + <usize>found * AUTOMATON_RULE_ENTRY_SIZE, AUTOMATON_RULE_INDEX);
 }

@@ -7,7 +7,7 @@
 
 // ---------------------------------------------------------------------------------------------------------
 // The bytecode: header offsets (bytes from the start of a ruleset).
-export const BYTECODE_MAGIC: u32 = 0x33425452; // "RTB3", the format version
+export const BYTECODE_MAGIC: u32 = 0x34425452; // "RTB4", the format version
 export const HEADER_MAGIC: usize = 0;
 export const HEADER_FLAGS: usize = 4;
 export const HEADER_RULE_COUNT: usize = 8;
@@ -17,7 +17,8 @@ export const HEADER_PREFIX_INDEX: usize = 20;
 export const HEADER_PATTERN_RULE_COUNT: usize = 24;
 export const HEADER_PATTERN_LIST: usize = 28;
 export const HEADER_AUTOMATON: usize = 32;
-export const HEADER_SIZE: usize = 36;
+export const HEADER_HEAD_INDEX: usize = 36;
+export const HEADER_SIZE: usize = 40;
 // One rule table entry: u32 pattern offset, u16 pattern length, u16 rule flags.
 export const RULE_ENTRY_SIZE: usize = 8;
 export const RULE_PATTERN_OFFSET: usize = 0;
@@ -30,6 +31,17 @@ export const PREFIX_PARENT: usize = 4;
 export const PREFIX_BEST_INDEX: usize = 8;
 // One pattern list entry: a u32 rule index.
 export const PATTERN_LIST_ENTRY_SIZE: usize = 4;
+// The head index: u32 head count, u32 rules listed, then its entries, then the rules (u32 rule indices).
+export const HEADS_COUNT: usize = 0;
+export const HEADS_RULE_COUNT: usize = 4;
+export const HEADS_HEADER_SIZE: usize = 8;
+// One head index entry: u32 where its rules start in the list, i32 parent entry, u32 head length.
+export const HEAD_ENTRY_SIZE: usize = 12;
+export const HEAD_LIST_START: usize = 0;
+export const HEAD_PARENT: usize = 4;
+export const HEAD_LENGTH: usize = 8;
+// A listed rule the automaton decides: its position among the automaton's rules, with this bit set.
+export const HEAD_AUTOMATON_RULE: u32 = 0x80000000;
 
 // The header's flags.
 export const RULESET_NORMALIZE_URL: u32 = 1;

@@ -6,13 +6,15 @@
 // reference this module must agree with, verdict for verdict.
 
 import {
-  HEADER_FLAGS, HEADER_PATTERN_LIST, HEADER_PATTERN_RULE_COUNT, HEADER_PREFIX_COUNT, HEADER_PREFIX_INDEX,
+  AUTOMATON_RULE_COUNT, AUTOMATON_RULE_ENTRY_SIZE, AUTOMATON_RULE_INDEX, AUTOMATON_RULES, HEAD_AUTOMATON_RULE, HEAD_ENTRY_SIZE,
+  HEAD_LENGTH, HEAD_LIST_START, HEAD_PARENT, HEADER_AUTOMATON, HEADER_HEAD_INDEX, HEADS_COUNT, HEADS_HEADER_SIZE,
+  HEADS_RULE_COUNT, HEADER_FLAGS, HEADER_PATTERN_LIST, HEADER_PATTERN_RULE_COUNT, HEADER_PREFIX_COUNT, HEADER_PREFIX_INDEX,
   HEADER_RULE_COUNT, HEADER_SIZE, NO_MATCH, PATTERN_LIST_ENTRY_SIZE, PREFIX_BEST_INDEX, PREFIX_ENTRY_SIZE,
   PREFIX_PARENT, PREFIX_RULE_INDEX, ROBOTS_TXT_IMPLICIT_ALLOW, RULE_ALLOW, RULE_END_ANCHORED, RULE_ENTRY_SIZE,
-  RULE_FLAGS, RULE_HAS_WILDCARD, RULE_IN_AUTOMATON, RULE_PATTERN_LENGTH, RULE_PATTERN_OFFSET, RULESET_NORMALIZE_URL,
+  RULE_FLAGS, RULE_HAS_WILDCARD, RULE_PATTERN_LENGTH, RULE_PATTERN_OFFSET, RULESET_NORMALIZE_URL,
   RULESET_PATH_ENDS_AT_NUL, RULESET_ROBOTS_TXT_ALLOWED, USE_MARK,
 } from './layout';
-import { automatonOf, scanPieces } from './automaton';
+import { automatonOf, automatonRuleIndex, scanPieces } from './automaton';
 import { bytesEqual, findByte } from './scan';
 import { copyInto, firstHash, isRobotsTxtPath, normalizeInto, pathStartOf, scanPath, specialBytes } from './url-path';
 import { matchesPattern } from './wildcard';
@@ -20,8 +22,8 @@ import { SLASH } from './bytes';
 
 /**
  * Decides `input[0..length)` (a URL or a path, UTF-8) against the ruleset at `ruleset`.
- * `scratch` must hold at least 3 × length + 1 bytes; the path is rewritten there when it needs a leading
- * slash or percent-normalization.
+ * `scratch` must hold at least 3 × length + 1 bytes, and VECTOR_SLACK more; the path is rewritten there when it
+ * needs a leading slash or percent-normalization.
  * Returns the index of the deciding rule, -1 when no rule matches, -2 for the implicitly allowed /robots.txt.
  */
 export function decide(ruleset: usize, input: usize, length: usize, scratch: usize): i32 {
@@ -91,42 +93,118 @@ function decideLocated(ruleset: usize, path: usize, pathLength: usize, prependSl
   }
 
   // The longest plain prefix decides unless a pattern rule of higher priority (lower index) matches. A scan
-  // block has no prefix index: its pattern list holds every rule, and the first that matches decides.
+  // block has no index: its pattern list holds every rule, and the first that matches decides.
   const best = longestPrefixRule(ruleset, path, pathLength);
-  const limit: u32 = best < 0 ? load<u32>(ruleset + HEADER_RULE_COUNT) : <u32>best;
-  const patternRuleCount = load<u32>(ruleset + HEADER_PATTERN_RULE_COUNT);
-  const patternList = ruleset + load<u32>(ruleset + HEADER_PATTERN_LIST);
-  const automaton = automatonOf(ruleset);
-  if (automaton != 0) return decideWithAutomaton(ruleset, automaton, path, pathLength, best, limit);
-  for (let i: u32 = 0; i < patternRuleCount; i++) {
-    const index = load<u32>(patternList + <usize>i * PATTERN_LIST_ENTRY_SIZE);
-    if (index >= limit) break;
-    if (matchesPatternRule(ruleset, index, path, pathLength)) return <i32>index;
+  let limit: u32 = best < 0 ? load<u32>(ruleset + HEADER_RULE_COUNT) : <u32>best;
+  const heads = load<u32>(ruleset + HEADER_HEAD_INDEX);
+  let decided = best;
+  if (heads != 0) {
+    const found = bestByHead(ruleset, ruleset + heads, path, pathLength, limit);
+    if (found >= 0) {
+      decided = found;
+      limit = <u32>found;
+    }
+  } else {
+    const patternRuleCount = load<u32>(ruleset + HEADER_PATTERN_RULE_COUNT);
+    const patternList = ruleset + load<u32>(ruleset + HEADER_PATTERN_LIST);
+    for (let i: u32 = 0; i < patternRuleCount; i++) {
+      const index = load<u32>(patternList + <usize>i * PATTERN_LIST_ENTRY_SIZE);
+      if (index >= limit) break;
+      if (matchesPatternRule(ruleset, index, path, pathLength)) return <i32>index;
+    }
   }
-  return best;
+  if (load<u32>(ruleset + HEADER_AUTOMATON) == 0) return decided;
+  // The automaton's rules, all at once; one by one when the work area is too small for its automaton.
+  const automaton = automatonOf(ruleset);
+  const earlier = automaton != 0
+    ? scanPieces(ruleset, automaton, path, pathLength, limit, ruleset + heads, headChain)
+    : firstAutomatonRule(ruleset, path, pathLength, limit);
+  return earlier >= 0 ? earlier : decided;
 }
 
 /**
- * decideLocated() for a ruleset with a piece automaton: the pattern rules outside it are tried first, one
- * by one (a match among them lowers the limit), then one pass over the path decides the automaton's rules.
+ * The highest-priority pattern rule below `limit` that matches the path, or -1, trying only the rules whose
+ * head (the text before their first `*`) starts the path: the last head that sorts at or before the path,
+ * then parent links up to the first that is a prefix of it; that one and all its ancestors start the path.
  */
-function decideWithAutomaton(ruleset: usize, automaton: usize, path: usize, pathLength: usize, best: i32, limit: u32): i32 {
-  const patternRuleCount = load<u32>(ruleset + HEADER_PATTERN_RULE_COUNT);
-  const patternList = ruleset + load<u32>(ruleset + HEADER_PATTERN_LIST);
-  let decided = best;
-  for (let i: u32 = 0; i < patternRuleCount; i++) {
-    const index = load<u32>(patternList + <usize>i * PATTERN_LIST_ENTRY_SIZE);
-    if (index >= limit) break;
-    const ruleFlags = <u32>load<u16>(ruleset + HEADER_SIZE + <usize>index * RULE_ENTRY_SIZE, RULE_FLAGS);
-    if ((ruleFlags & RULE_IN_AUTOMATON) != 0) continue;
-    if (matchesPatternRule(ruleset, index, path, pathLength)) {
-      limit = index;
-      decided = <i32>index;
-      break;
+function bestByHead(ruleset: usize, heads: usize, path: usize, pathLength: usize, limit: u32): i32 {
+  const count = load<u32>(heads, HEADS_COUNT);
+  const listed = load<u32>(heads, HEADS_RULE_COUNT);
+  const entries = heads + HEADS_HEADER_SIZE;
+  const list = entries + <usize>count * HEAD_ENTRY_SIZE;
+  let low: u32 = 0;
+  let high = count;
+  let commonLow: usize = 0;
+  let commonHigh: usize = 0;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    const skip = commonLow < commonHigh ? commonLow : commonHigh;
+    const entry = entries + <usize>middle * HEAD_ENTRY_SIZE;
+    const order = compareBytesToPath(
+      headPattern(ruleset, list, entry), <usize>load<u32>(entry, HEAD_LENGTH), path, pathLength, skip,
+    );
+    if (order <= 0) {
+      low = middle + 1;
+      commonLow = commonPrefix;
+    } else {
+      high = middle;
+      commonHigh = commonPrefix;
     }
   }
-  const earlier = scanPieces(ruleset, automaton, path, pathLength, limit);
-  return earlier >= 0 ? earlier : decided;
+  let at = <i32>low - 1;
+  while (at >= 0) {
+    const entry = entries + <usize>at * HEAD_ENTRY_SIZE;
+    const headLength = <usize>load<u32>(entry, HEAD_LENGTH);
+    if (headLength <= pathLength && bytesEqual(path, headPattern(ruleset, list, entry), headLength)) break;
+    at = load<i32>(entry, HEAD_PARENT);
+  }
+  headChain = at;
+  let found: i32 = -1;
+  while (at >= 0) {
+    const entry = entries + <usize>at * HEAD_ENTRY_SIZE;
+    const end = <u32>at + 1 < count ? load<u32>(entry + HEAD_ENTRY_SIZE, HEAD_LIST_START) : listed;
+    for (let k = load<u32>(entry, HEAD_LIST_START); k < end; k++) {
+      const index = load<u32>(list + <usize>k * PATTERN_LIST_ENTRY_SIZE);
+      // The automaton's rules are started by scanPieces, from the same chain.
+      if ((index & HEAD_AUTOMATON_RULE) != 0) continue;
+      if (index >= limit) break;
+      if (matchesPatternRule(ruleset, index, path, pathLength)) {
+        // The entry's later rules and every rule of the others from here on must beat this one.
+        found = <i32>index;
+        limit = index;
+        break;
+      }
+    }
+    at = load<i32>(entry, HEAD_PARENT);
+  }
+  return found;
+}
+
+// The entry of the longest head that starts the path, found by the last bestByHead (-1: none; a global:
+// no allocation), where the automaton starts its rules.
+let headChain: i32 = -1;
+
+/** Where the head of an entry is: the start of its first rule's pattern. */
+function headPattern(ruleset: usize, list: usize, entry: usize): usize {
+  let rule = load<u32>(list + <usize>load<u32>(entry, HEAD_LIST_START) * PATTERN_LIST_ENTRY_SIZE);
+  if ((rule & HEAD_AUTOMATON_RULE) != 0) rule = automatonRuleIndex(ruleset, rule & ~HEAD_AUTOMATON_RULE);
+  return ruleset + load<u32>(ruleset + HEADER_SIZE + <usize>rule * RULE_ENTRY_SIZE, RULE_PATTERN_OFFSET);
+}
+
+/**
+ * The first automaton rule below `limit` that matches, tried one by one: for a ruleset whose automaton does
+ * not fit the work area the host handed over.
+ */
+function firstAutomatonRule(ruleset: usize, path: usize, pathLength: usize, limit: u32): i32 {
+  const automaton = ruleset + load<u32>(ruleset + HEADER_AUTOMATON);
+  const count = load<u32>(automaton + AUTOMATON_RULE_COUNT);
+  const rules = ruleset + load<u32>(automaton + AUTOMATON_RULES);
+  for (let i: u32 = 0; i < count; i++) {
+    const index = load<u32>(rules + <usize>i * AUTOMATON_RULE_ENTRY_SIZE, AUTOMATON_RULE_INDEX);
+    if (index >= limit) break;
+    if (matchesPatternRule(ruleset, index, path, pathLength)) return <i32>index;
+  }
+  return -1;
 }
 
 /**
@@ -176,8 +254,11 @@ let commonPrefix: usize = 0;
  */
 function comparePatternToPath(ruleset: usize, ruleIndex: u32, path: usize, pathLength: usize, from: usize): i32 {
   const rule = ruleset + HEADER_SIZE + <usize>ruleIndex * RULE_ENTRY_SIZE;
-  const pattern = ruleset + load<u32>(rule, RULE_PATTERN_OFFSET);
-  const patternLength = <usize>load<u16>(rule, RULE_PATTERN_LENGTH);
+  return compareBytesToPath(ruleset + load<u32>(rule, RULE_PATTERN_OFFSET), <usize>load<u16>(rule, RULE_PATTERN_LENGTH), path, pathLength, from);
+}
+
+/** comparePatternToPath() for the bytes pattern[0..patternLength). */
+function compareBytesToPath(pattern: usize, patternLength: usize, path: usize, pathLength: usize, from: usize): i32 {
   const length = patternLength < pathLength ? patternLength : pathLength;
   let i = from;
   while (i + 8 <= length) {

@@ -101,32 +101,59 @@ export function isRobotsTxtPath(path: usize, length: usize): bool {
 }
 
 // Percent-normalization (RFC 3986 §6.2.2 as RFC 9309 §2.2.2 asks): octets ≥ 0x80 become %XX, the hex of
-// an escape is upper-cased, and an escaped unreserved character is decoded.
+// an escape is upper-cased, and an escaped unreserved character is decoded. A path that needs it is mostly
+// ASCII with a few escapes or a few non-ASCII characters, so the bytes that stay as they are move 16 at a
+// time: each step copies 16 bytes, then keeps as many as come before the first '%' or byte ≥ 0x80. Reads up
+// to 15 bytes past `length` and writes up to 15 past the end of the output, which the host's buffers keep
+// room for (VECTOR_SLACK).
 export function normalizeInto(source: usize, length: usize, out: usize): usize {
+  const percents = i8x16.splat(<i8>PERCENT);
   let i: usize = 0;
   while (i < length) {
-    const c = load<u8>(source + i);
-    if (c == PERCENT && i + 2 < length && isHex(load<u8>(source + i + 1)) && isHex(load<u8>(source + i + 2))) {
-      const high = hexValue(load<u8>(source + i + 1));
-      const low = hexValue(load<u8>(source + i + 2));
-      const decoded = <u8>((high << 4) | low);
-      if (isUnreserved(decoded)) {
-        store<u8>(out++, decoded);
+    const block = v128.load(source + i);
+    v128.store(out, block);
+    // The sign bits are the bytes ≥ 0x80.
+    let mask = i8x16.bitmask(i8x16.eq(block, percents)) | i8x16.bitmask(block);
+    const remaining = length - i;
+    if (remaining < 16) mask &= (1 << <i32>remaining) - 1;
+    if (mask == 0) {
+      const step = remaining < 16 ? remaining : 16;
+      i += step;
+      out += step;
+      continue;
+    }
+    const at = <usize>ctz(mask);
+    i += at;
+    out += at;
+    let c = load<u8>(source + i);
+    if (c == PERCENT) {
+      if (i + 2 < length && isHex(load<u8>(source + i + 1)) && isHex(load<u8>(source + i + 2))) {
+        const high = hexValue(load<u8>(source + i + 1));
+        const low = hexValue(load<u8>(source + i + 2));
+        const decoded = <u8>((high << 4) | low);
+        if (isUnreserved(decoded)) {
+          store<u8>(out++, decoded);
+        } else {
+          store<u8>(out++, PERCENT);
+          store<u8>(out++, upperHexDigit(high));
+          store<u8>(out++, upperHexDigit(low));
+        }
+        i += 3;
       } else {
-        store<u8>(out++, PERCENT);
-        store<u8>(out++, upperHexDigit(high));
-        store<u8>(out++, upperHexDigit(low));
+        store<u8>(out++, c);
+        i++;
       }
-      i += 3;
-    } else if (c >= 0x80) {
+      continue;
+    }
+    // A non-ASCII character is a run of bytes ≥ 0x80: escaped one after the other without a step between.
+    do {
       store<u8>(out++, PERCENT);
       store<u8>(out++, upperHexDigit(c >> 4));
       store<u8>(out++, upperHexDigit(c & 15));
       i++;
-    } else {
-      store<u8>(out++, c);
-      i++;
-    }
+      if (i >= length) break;
+      c = load<u8>(source + i);
+    } while (c >= 0x80);
   }
   return out;
 }

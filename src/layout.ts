@@ -13,7 +13,7 @@
 
 // ---------------------------------------------------------------------------------------------------------
 // The bytecode: header offsets (bytes from the start of a ruleset).
-export const BYTECODE_MAGIC = 0x33425452; // "RTB3", the format version
+export const BYTECODE_MAGIC = 0x34425452; // "RTB4", the format version
 export const HEADER_MAGIC = 0;
 export const HEADER_FLAGS = 4;
 export const HEADER_RULE_COUNT = 8;
@@ -23,7 +23,8 @@ export const HEADER_PREFIX_INDEX = 20;
 export const HEADER_PATTERN_RULE_COUNT = 24;
 export const HEADER_PATTERN_LIST = 28;
 export const HEADER_AUTOMATON = 32;
-export const HEADER_SIZE = 36;
+export const HEADER_HEAD_INDEX = 36;
+export const HEADER_SIZE = 40;
 // One rule table entry: u32 pattern offset, u16 pattern length, u16 rule flags.
 export const RULE_ENTRY_SIZE = 8;
 export const RULE_PATTERN_OFFSET = 0;
@@ -36,6 +37,17 @@ export const PREFIX_PARENT = 4;
 export const PREFIX_BEST_INDEX = 8;
 // One pattern list entry: a u32 rule index.
 export const PATTERN_LIST_ENTRY_SIZE = 4;
+// The head index: u32 head count, u32 rules listed, then its entries, then the rules (u32 rule indices).
+export const HEADS_COUNT = 0;
+export const HEADS_RULE_COUNT = 4;
+export const HEADS_HEADER_SIZE = 8;
+// One head index entry: u32 where its rules start in the list, i32 parent entry, u32 head length.
+export const HEAD_ENTRY_SIZE = 12;
+export const HEAD_LIST_START = 0;
+export const HEAD_PARENT = 4;
+export const HEAD_LENGTH = 8;
+// A listed rule the automaton decides: its position among the automaton's rules, with this bit set.
+export const HEAD_AUTOMATON_RULE = 0x80000000;
 
 // The header's flags.
 export const RULESET_NORMALIZE_URL = 1;

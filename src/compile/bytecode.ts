@@ -7,7 +7,7 @@
  * Layout (little-endian; offsets are bytes from the start of the block; tables are 4-byte aligned):
  *
  * ```text
- *  0  u32  magic        0x33425452 ("RTB3"), the format version; loading checks it (checkBytecode)
+ *  0  u32  magic        0x34425452 ("RTB4"), the format version; loading checks it (checkBytecode)
  *  4  u32  flags        bit 0 NORMALIZE_URL: percent-normalize the URL's path before matching (rfc9309)
  *                       bit 1 ROBOTS_TXT_ALLOWED: "/robots.txt" is always allowed (rfc9309)
  *                       bit 2 PATH_ENDS_AT_NUL: the URL's path ends at its first NUL byte, once located
@@ -21,7 +21,8 @@
  * 24  u32  patternRuleCount     entries in the pattern list
  * 28  u32  patternListOffset
  * 32  u32  automatonOffset      the piece automaton (below), or 0 when the block has none
- * 36  rule table, ruleCount entries of 8 bytes, in priority order (the first match decides):
+ * 36  u32  headIndexOffset      the head index (below), or 0 when the block has none (a scan block)
+ * 40  rule table, ruleCount entries of 8 bytes, in priority order (the first match decides):
  *       +0 u32 patternOffset   where the pattern's bytes start
  *       +4 u16 patternLength   without the trailing `$` of an end-anchored pattern (a line holds at most
  *                              16,663 bytes, 49,989 once percent-encoded)
@@ -34,8 +35,20 @@
  *       +8 u32 bestIndex   the highest-priority rule of this entry and all its ancestors (a path that
  *                          starts with this pattern starts with theirs too; `/a*` is stored as the
  *                          plain `/a` yet outranks a plain `/ab`, so the longest is not always the best)
- *  …  pattern list, patternRuleCount u32 rule indices, ascending: every rule with `*` or a final `$`
- *     (in a scan block, every rule)
+ *  …  pattern list, patternRuleCount u32 rule indices, ascending: in a scan block every rule; an indexed
+ *     block lists none (patternRuleCount 0), its head index lists the pattern rules instead
+ *  …  head index, in an indexed block: the pattern rules (a `*` or a final `$`), grouped by their head,
+ *     the literal text before their first `*` (src/compile/head-index.ts):
+ *       +0 u32 headCount, +4 u32 listed (rules in the list), then headCount entries of 12 bytes, one per
+ *       distinct head, sorted by its bytes:
+ *         +0 u32 listStart  where its rules start in the list (they run to the next entry's, the last
+ *                           entry's to `listed`); its first rule's pattern starts with the head
+ *         +4 i32 parent     the entry of the longest other head that is a prefix of this one, or -1
+ *         +8 u32 headLength
+ *       then the list: `listed` u32, entry by entry, in ascending rule index within an entry: a rule
+ *       index, or for a rule the automaton decides HEAD_AUTOMATON_RULE | its position among the
+ *       automaton's rules (whose p0 is its head: the automaton starts only the rules whose head starts
+ *       the path)
  *  …  the piece automaton, when there is one (below)
  *  …  pattern bytes, 1-byte aligned
  * ```
@@ -47,10 +60,11 @@
  * before disallow on equal length, earlier line first.
  *
  * The table alone decides (decideRuleByRule in src/engine/matcher.ts reads only it). The prefix
- * index and the pattern list let the WebAssembly matcher skip most rules: the longest plain prefix of a path
+ * index and the head index let the WebAssembly matcher skip most rules: the longest plain prefix of a path
  * is found by binary search plus parent links (every pattern between a prefix of the path and the path
- * itself in sorted order starts with that prefix), and only the pattern rules of higher priority are tried
- * after it.
+ * itself in sorted order starts with that prefix), and only the pattern rules of higher priority whose head
+ * starts the path are tried after it, found the same way in the head index (a pattern whose head does not
+ * start the path cannot match it).
  *
  * ## The piece automaton
  *
@@ -144,8 +158,9 @@
  *            away (the sum from there to the piece's opening parenthesis is positive)
  * ```
  */
-import { buildPieceAutomaton, wantsAutomaton, type AutomatonMode, type StoredRules } from './piece-automaton.js';
+import { buildPieceAutomaton, wantsAutomaton, type AutomatonMode, type PieceAutomaton, type StoredRules } from './piece-automaton.js';
 import { prefixIndex, PREFIX_INDEX_WORDS } from './prefix-index.js';
+import { headIndex, HEAD_INDEX_WORDS, type HeadIndex } from './head-index.js';
 import { Scratch } from './scratch.js';
 import {
   AUTOMATON_NODE_COUNT,
@@ -154,6 +169,7 @@ import {
   HEADER_AUTOMATON,
   HEADER_BYTE_LENGTH,
   HEADER_FLAGS,
+  HEADER_HEAD_INDEX,
   HEADER_MAGIC,
   HEADER_PATTERN_LIST,
   HEADER_PATTERN_RULE_COUNT,
@@ -161,6 +177,14 @@ import {
   HEADER_PREFIX_INDEX,
   HEADER_RULE_COUNT,
   HEADER_SIZE,
+  HEAD_AUTOMATON_RULE,
+  HEAD_ENTRY_SIZE,
+  HEAD_LENGTH,
+  HEAD_LIST_START,
+  HEAD_PARENT,
+  HEADS_COUNT,
+  HEADS_HEADER_SIZE,
+  HEADS_RULE_COUNT,
   PATTERN_LIST_ENTRY_SIZE,
   PREFIX_BEST_INDEX,
   PREFIX_ENTRY_SIZE,
@@ -305,14 +329,23 @@ function writeStored(stored: StoredPatterns, options: BytecodeOptions): Uint8Arr
     stored.hasWildcard && !scan ? buildPieceAutomaton(stored, options.automaton ?? 'auto', options.deepPieceDepth) : undefined;
   for (const rule of automaton?.rules ?? []) flags[rule.ruleIndex] = (flags[rule.ruleIndex] as number) | RULE_IN_AUTOMATON;
   const plain = plainScratch.take(ruleCount);
+  const searched = searchedScratch.take(ruleCount);
   let plainCount = 0;
+  let searchedCount = 0;
   if (!scan)
-    for (let index = 0; index < ruleCount; index++) if (((flags[index] as number) & PATTERN_FLAGS) === 0) plain[plainCount++] = index;
-  const patternRuleCount = ruleCount - plainCount;
+    for (let index = 0; index < ruleCount; index++) {
+      const ruleFlags = flags[index] as number;
+      if ((ruleFlags & PATTERN_FLAGS) === 0) plain[plainCount++] = index;
+      else searched[searchedCount++] = index;
+    }
+  // A scan block lists every rule; an indexed one none, its head index lists them by head.
+  const patternRuleCount = scan ? ruleCount : 0;
   const prefixes = scan ? NO_PREFIXES : prefixIndex(stored.bytes, stored.starts, stored.lengths, plain, plainCount);
+  const heads = searchedCount === 0 ? undefined : headIndex(stored.bytes, stored.starts, stored.lengths, searched, searchedCount);
   const prefixIndexOffset = HEADER_SIZE + ruleCount * RULE_ENTRY_SIZE;
   const patternListOffset = prefixIndexOffset + prefixes.count * PREFIX_ENTRY_SIZE;
-  const automatonOffset = patternListOffset + patternRuleCount * PATTERN_LIST_ENTRY_SIZE;
+  const headIndexOffset = patternListOffset + patternRuleCount * PATTERN_LIST_ENTRY_SIZE;
+  const automatonOffset = headIndexOffset + (heads === undefined ? 0 : headIndexByteLength(heads));
   const patternsOffset = automatonOffset + (automaton === undefined ? 0 : automatonByteLength(automaton));
   const byteLength = patternsOffset + stored.byteLength;
   const block = new Uint8Array(byteLength);
@@ -326,17 +359,15 @@ function writeStored(stored: StoredPatterns, options: BytecodeOptions): Uint8Arr
   view.setUint32(HEADER_PATTERN_RULE_COUNT, patternRuleCount, true);
   view.setUint32(HEADER_PATTERN_LIST, patternListOffset, true);
   view.setUint32(HEADER_AUTOMATON, automaton === undefined ? 0 : automatonOffset, true);
-  let patternRule = patternListOffset;
+  view.setUint32(HEADER_HEAD_INDEX, heads === undefined ? 0 : headIndexOffset, true);
   for (let index = 0; index < ruleCount; index++) {
     const entry = HEADER_SIZE + index * RULE_ENTRY_SIZE;
-    const ruleFlags = flags[index] as number;
     view.setUint32(entry + RULE_PATTERN_OFFSET, patternsOffset + (stored.starts[index] as number), true);
     view.setUint16(entry + RULE_PATTERN_LENGTH, stored.lengths[index] as number, true);
-    view.setUint16(entry + RULE_FLAGS, ruleFlags, true);
-    if (!scan && (ruleFlags & PATTERN_FLAGS) === 0) continue;
-    view.setUint32(patternRule, index, true);
-    patternRule += PATTERN_LIST_ENTRY_SIZE;
+    view.setUint16(entry + RULE_FLAGS, flags[index] as number, true);
+    if (scan) view.setUint32(patternListOffset + index * PATTERN_LIST_ENTRY_SIZE, index, true);
   }
+  if (heads !== undefined) writeHeadIndex(view, headIndexOffset, heads, automaton);
   const { entries } = prefixes;
   for (let i = 0; i < prefixes.count; i++) {
     const entry = prefixIndexOffset + i * PREFIX_ENTRY_SIZE;
@@ -349,12 +380,43 @@ function writeStored(stored: StoredPatterns, options: BytecodeOptions): Uint8Arr
   return block;
 }
 
+function headIndexByteLength(heads: HeadIndex): number {
+  return HEADS_HEADER_SIZE + heads.count * HEAD_ENTRY_SIZE + heads.ruleCount * PATTERN_LIST_ENTRY_SIZE;
+}
+
+function writeHeadIndex(view: DataView, base: number, heads: HeadIndex, automaton: PieceAutomaton | undefined): void {
+  view.setUint32(base + HEADS_COUNT, heads.count, true);
+  view.setUint32(base + HEADS_RULE_COUNT, heads.ruleCount, true);
+  const { entries, rules } = heads;
+  for (let i = 0; i < heads.count; i++) {
+    const entry = base + HEADS_HEADER_SIZE + i * HEAD_ENTRY_SIZE;
+    view.setUint32(entry + HEAD_LIST_START, entries[HEAD_INDEX_WORDS * i] as number, true);
+    view.setInt32(entry + HEAD_PARENT, entries[HEAD_INDEX_WORDS * i + 1] as number, true);
+    view.setUint32(entry + HEAD_LENGTH, entries[HEAD_INDEX_WORDS * i + 2] as number, true);
+  }
+  const list = base + HEADS_HEADER_SIZE + heads.count * HEAD_ENTRY_SIZE;
+  // The automaton's rules are listed by their position among its rules (ascending rule index), tagged.
+  const positions = automatonPositions.take(automaton === undefined ? 0 : heads.highestRule + 1);
+  positions.fill(-1);
+  automaton?.rules.forEach((rule, position) => {
+    if (rule.ruleIndex < positions.length) positions[rule.ruleIndex] = position;
+  });
+  for (let k = 0; k < heads.ruleCount; k++) {
+    const rule = rules[k] as number;
+    const position = rule < positions.length ? (positions[rule] as number) : -1;
+    view.setUint32(list + k * PATTERN_LIST_ENTRY_SIZE, position < 0 ? rule : (HEAD_AUTOMATON_RULE | position) >>> 0, true);
+  }
+}
+
+const automatonPositions = new Scratch((length) => new Int32Array(length));
+
 const newWords = (length: number): Uint32Array => new Uint32Array(length);
 const storedByteScratch = new Scratch((length) => new Uint8Array(length));
 const storedStartScratch = new Scratch(newWords);
 const storedLengthScratch = new Scratch(newWords);
 const flagScratch = new Scratch((length) => new Uint16Array(length));
 const plainScratch = new Scratch(newWords);
+const searchedScratch = new Scratch(newWords);
 
 /**
  * The rules' patterns as stored, one after the other in rule order, with their rule flags: `*` runs

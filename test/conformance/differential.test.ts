@@ -704,6 +704,36 @@ describe('wildcard-heavy rulesets: the piece automaton decides as rule-by-rule m
       { numRuns: 400 },
     );
   });
+
+  // A module given no work area (or one too small for a ruleset's automaton) decides that ruleset's
+  // automaton rules one by one instead: the same rule, only slower.
+  it('picks the same rule without a work area, trying the automaton rules one by one', () => {
+    const exports = new WebAssembly.Instance(wasmModule, {}).exports as unknown as {
+      memory: WebAssembly.Memory;
+      heapBase: () => number;
+      decide: (ruleset: number, input: number, length: number, scratch: number) => number;
+    };
+    fc.assert(
+      fc.property(sharedPieceRules, fc.array(sharedPiecePath, { minLength: 1, maxLength: 5 }), (rules, paths) => {
+        const options = { normalizeUrl: false, robotsTxtAllowed: false, pathEndsAtNul: false, automaton: 'always' as const };
+        const bytecode = compile(rules, 'raw', options);
+        const inputs = paths.map((path) => encoder.encode(path));
+        const longest = Math.max(...inputs.map((input) => input.length));
+        const ruleset = Math.ceil(exports.heapBase() / 16) * 16;
+        const input = ruleset + Math.ceil((bytecode.length + 16) / 16) * 16;
+        const scratch = input + Math.ceil((longest + 16) / 16) * 16;
+        const needed = scratch + 3 * longest + 1 + 16;
+        const { memory } = exports;
+        if (needed > memory.buffer.byteLength) memory.grow(Math.ceil((needed - memory.buffer.byteLength) / 65536));
+        new Uint8Array(memory.buffer).set(bytecode, ruleset);
+        for (const bytes of inputs) {
+          new Uint8Array(memory.buffer).set(bytes, input);
+          expect(exports.decide(ruleset, input, bytes.length, scratch)).toBe(decideRuleByRule(bytecode, bytes));
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
 });
 
 // ---------------------------------------------------------------------------------------------------------
@@ -755,5 +785,64 @@ describe('the uncompiled tier decides as the compiled tiers', () => {
       { numRuns: 3000 },
     );
     expect(uncompiled).toBeGreaterThan(3000);
+  });
+});
+
+// Percent-normalization moves the bytes that stay as they are 16 at a time (assembly/url-path.ts): escapes and
+// non-ASCII characters before, across and after a 16-byte boundary, alone and in runs, must come out as the
+// reference executor's normalization makes them.
+const NORMALIZE_TOKENS = [
+  'a',
+  'B',
+  '/',
+  '-',
+  'xyzxyzxyzxyzxyz/',
+  '%',
+  '%4',
+  '%41',
+  '%2f',
+  '%2F',
+  '%e9',
+  '%C3%A9',
+  '%7e',
+  'é',
+  '中',
+  '😀',
+  '%%',
+  '?',
+  '=',
+];
+
+describe('percent-normalization, 16 bytes at a time', () => {
+  const backend = createWasmBackend(wasmModule);
+
+  it('decides paths with escapes and non-ASCII bytes at every offset as the reference executor does', () => {
+    const tokens = fc.array(fc.constantFrom(...NORMALIZE_TOKENS), { maxLength: 24 });
+    fc.assert(
+      fc.property(tokens, fc.array(fc.nat(), { minLength: 1, maxLength: 4 }), fc.boolean(), (parts, cuts, google) => {
+        const path = `/${parts.join('')}`;
+        // Rules cut from the path itself, at token boundaries, so that some match only once normalized.
+        const rules = cuts.flatMap((cut, i) => {
+          const prefix = `/${parts.slice(0, cut % (parts.length + 1)).join('')}`;
+          return [
+            { allow: i % 2 === 0, pattern: prefix },
+            { allow: i % 2 === 1, pattern: `${prefix}$` },
+            { allow: true, pattern: `/*${prefix.slice(Math.min(prefix.length, 3))}` },
+          ];
+        });
+        const flags = google ? { normalizeUrl: false, robotsTxtAllowed: false, pathEndsAtNul: true } : RFC9309_FLAGS;
+        const bytecode = compile(rules, google ? 'google' : 'rfc9309', flags);
+        const loaded = backend.load(bytecode);
+        try {
+          for (const url of [path, `https://example.com${path}`, path.slice(1)]) {
+            expect(loaded.query(url, QUERY_URL), JSON.stringify(url)).toBe(decide(bytecode, encoder.encode(url)));
+            expect(loaded.query(url, QUERY_PATH), `path ${JSON.stringify(url)}`).toBe(decidePath(bytecode, encoder.encode(url)));
+          }
+        } finally {
+          loaded.free();
+        }
+      }),
+      { numRuns: 3000 },
+    );
   });
 });

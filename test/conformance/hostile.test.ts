@@ -18,7 +18,7 @@ import { QUERY_URL, QUERY_VERDICT_ONLY, type LoadedRuleset } from '../../src/eng
 import { decide, decideRuleByRule, verdictOf } from '../../src/engine/matcher.js';
 import { typescriptBackend } from '../../src/engine/typescript-backend.js';
 import { createWasmBackend } from '../../src/engine/wasm-backend.js';
-import { BYTECODE_MAGIC, RULE_HAS_WILDCARD } from '../../src/layout.js';
+import { BYTECODE_MAGIC, HEADER_SIZE, RULE_ENTRY_SIZE, RULE_FLAGS, RULE_HAS_WILDCARD, RULE_IN_AUTOMATON } from '../../src/layout.js';
 import { profileNamed } from '../../src/profile.js';
 import { parseRobotsTxt, setMatcher, type RobotsTxt } from '../../src/platform/inline.js';
 import { compileRuleLines, patternList, patternsOf } from '../support/pattern-list.js';
@@ -296,8 +296,9 @@ describe('where the automaton is built, and what it costs', TIMEOUT, () => {
       parseRobotsTxt('User-agent: *\nDisallow: /a*b\nDisallow: /a*b$\nDisallow: /c$\nDisallow: /d*\nDisallow: /*x*y$\n'),
     );
     const view = new DataView(bytecodeOf(rules, { automaton: 'always' }).buffer);
-    const inAutomaton = patternsOf(rules).map((_, index) => (view.getUint16(36 + index * 8 + 6, true) & 8) !== 0);
-    const wildcard = patternsOf(rules).map((_, index) => (view.getUint16(36 + index * 8 + 6, true) & RULE_HAS_WILDCARD) !== 0);
+    const ruleFlags = (index: number): number => view.getUint16(HEADER_SIZE + index * RULE_ENTRY_SIZE + RULE_FLAGS, true);
+    const inAutomaton = patternsOf(rules).map((_, index) => (ruleFlags(index) & RULE_IN_AUTOMATON) !== 0);
+    const wildcard = patternsOf(rules).map((_, index) => (ruleFlags(index) & RULE_HAS_WILDCARD) !== 0);
     // `/a*b$` has no piece to search for (p0 a prefix test, b a suffix test); `/d*` is the plain prefix `/d`.
     expect(patternsOf(rules).map((pattern) => new TextDecoder().decode(pattern))).toEqual(['/*x*y$', '/a*b$', '/a*b', '/c$', '/d*']);
     expect(inAutomaton).toEqual([true, false, true, false, false]);
