@@ -29,6 +29,7 @@ import { WasmBackend, createWasmBackend } from '../../src/engine/wasm-backend.js
 import { QUERY_PATH, QUERY_URL, QUERY_VERDICT_ONLY, type LoadedRuleset } from '../../src/engine/backend.js';
 import { patternList } from '../support/pattern-list.js';
 import { parseRobotsTxt } from '../../src/platform/inline.js';
+import { RECORD_CHECKS } from '../../src/api/agent-rules.js';
 
 const wasmModule = new WebAssembly.Module(readFileSync(new URL('../../build/matcher.wasm', import.meta.url)));
 const encoder = new TextEncoder();
@@ -740,6 +741,12 @@ describe('the uncompiled tier decides as the compiled tiers', () => {
         ([ruleTexts, urls], profile) => {
           const body = `User-agent: *\n${ruleTexts.map((rule) => `${rule.allow ? 'Allow' : 'Disallow'}: ${rule.pattern}`).join('\n')}\n`;
           const indexed = parseRobotsTxt(body, { profile }).forAgent('ExampleBot', { indexed: true });
+          // One ruleset asked every URL in turn: its verdicts after the first read the rules as prepared once
+          // (VerdictRules), up to RECORD_CHECKS of them, before it compiles.
+          const asked = parseRobotsTxt(body, { profile }).forAgent('ExampleBot');
+          for (const url of [...urls, ...urls].slice(0, RECORD_CHECKS)) {
+            expect(asked.isAllowed(url), `${JSON.stringify(url)} asked in turn in ${JSON.stringify(body)}`).toBe(indexed.isAllowed(url));
+          }
           for (const url of urls) {
             const fresh = parseRobotsTxt(body, { profile }).forAgent('ExampleBot');
             // Rules of more pattern bytes than RECORD_MAX_PATTERN_BYTES are compiled at once.
