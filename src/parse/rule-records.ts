@@ -200,7 +200,7 @@ export class RuleRecords {
     const verdicts = this.verdictRules;
     if (verdicts === undefined) return own;
     // The prepared entries are small integers: 8 bytes each at most in a JavaScript array.
-    return own + (verdicts.bytes === this.buffer ? 0 : verdicts.bytes.byteLength) + 8 * verdicts.entries.length;
+    return own + (verdicts.bytes === this.buffer ? 0 : verdicts.bytes.buffer.byteLength) + 8 * verdicts.entries.length;
   }
 
   /**

@@ -719,15 +719,35 @@ describe('the uncompiled tier decides as the compiled tiers', () => {
     '/é/index.html',
     '/a%2f/index.html',
   );
-  const rules = (urls: readonly string[]): fc.Arbitrary<RuleText[]> =>
+  const rules = (urls: readonly string[], minLength = 0, maxLength = 10): fc.Arbitrary<RuleText[]> =>
     fc.array(
       fc.oneof(
         { weight: 2, arbitrary: ruleText },
         { weight: 2, arbitrary: derivedRule(urls) },
         { weight: 1, arbitrary: fc.record({ allow: fc.constant(true), pattern: indexPagePattern }) },
       ),
-      { maxLength: 10 },
+      { minLength, maxLength },
     );
+
+  // src/engine/record-matcher.ts prepares a ruleset's rules on its second verdict: held here on rulesets of
+  // more rules than the property above makes, the index.html rule's derived patterns among them.
+  it("gives the indexed tier's verdict on random files of many rules, asked several URLs in turn", () => {
+    fc.assert(
+      fc.property(
+        fc.array(urlText, { minLength: 2, maxLength: RECORD_CHECKS }).chain((urls) => fc.tuple(rules(urls, 16, 40), fc.constant(urls))),
+        fc.constantFrom('rfc9309', 'google', 'yandex'),
+        ([ruleTexts, urls], profile) => {
+          const body = `User-agent: *\n${ruleTexts.map((rule) => `${rule.allow ? 'Allow' : 'Disallow'}: ${rule.pattern}`).join('\n')}\n`;
+          const indexed = parseRobotsTxt(body, { profile }).forAgent('ExampleBot', { indexed: true });
+          const asked = parseRobotsTxt(body, { profile }).forAgent('ExampleBot');
+          for (const url of urls) {
+            expect(asked.isAllowed(url), `${JSON.stringify(url)} asked in turn in ${JSON.stringify(body)}`).toBe(indexed.isAllowed(url));
+          }
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
 
   // src/engine/record-matcher.ts: the first verdicts of a ruleset, from its rules as written, with nothing
   // compiled. Each URL is asked of rules fresh from the file, so that each is a first verdict; the answer
