@@ -129,12 +129,26 @@ export class RuleRecords {
     const buffer = new ArrayBuffer(count * WORDS * 4 + bytes);
     const words = new Uint32Array(buffer, 0, count * WORDS);
     const packed = new Uint8Array(buffer, count * WORDS * 4, bytes);
+    const source = this.buffer;
     let at = 0;
     let to = 0;
+    // What classify() finds, found while copying: the first verdict asks for it (scanWork()), and one pass
+    // over the pattern bytes costs less than two.
+    let plain = true;
+    let wildcardBytes = 0;
     for (const { firstRule, endRule } of ranges) {
       for (let rule = firstRule; rule < endRule; rule++, to += WORDS) {
+        const start = from[rule * WORDS] as number;
+        const end = from[rule * WORDS + 1] as number;
+        let wildcard = false;
         words[to] = at;
-        at = copyPattern(this.buffer, from[rule * WORDS] as number, from[rule * WORDS + 1] as number, packed, at);
+        for (let i = start; i < end; i++) {
+          const byte = source[i] as number;
+          packed[at++] = byte;
+          if (byte === 0x2a /* * */) wildcard = true;
+          else if (byte === 0x25 /* % */ || byte >= 0x80) plain = false;
+        }
+        if (wildcard) wildcardBytes += end - start;
         words[to + 1] = at;
         words[to + 2] = from[rule * WORDS + 2] as number;
       }
@@ -142,6 +156,7 @@ export class RuleRecords {
     const records = new RuleRecords(packed, words);
     records.count = count;
     records.patternBytes = bytes;
+    records.classified = { plain, wildcardBytes };
     return records;
   }
 
