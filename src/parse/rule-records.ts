@@ -43,6 +43,18 @@ function copyPattern(from: Uint8Array, start: number, end: number, to: Uint8Arra
  */
 export const SCAN_WORK_LIMIT = 2 ** 20;
 
+/**
+ * The records as the uncompiled tier reads them for its verdicts (src/engine/record-matcher.ts makes it on
+ * the first, for one profile's readings): each rule that can match, and each `…/$` that Google's index.html
+ * rule derives from an allow, as three numbers in `entries`: the start and end of its pattern in `bytes`
+ * (percent-normalized; a final `$` left out), and its priority doubled, plus 1 when a `$` anchors its end.
+ */
+export interface VerdictRules {
+  readonly profile: object;
+  readonly bytes: Uint8Array;
+  readonly entries: readonly number[];
+}
+
 /** Words per rule: its pattern's start and end, then its 1-based line, doubled, plus 1 for an allow. */
 const WORDS = 3;
 
@@ -60,6 +72,10 @@ export class RuleRecords {
   count = 0;
   /** What classify() found, until a rule is added: plainPatterns and wildcardBytes. */
   private classified: { readonly plain: boolean; readonly wildcardBytes: number } | undefined;
+  /** The rules prepared for the uncompiled tier's verdicts, once a second was asked (VerdictRules). */
+  verdictRules: VerdictRules | undefined;
+  /** Verdicts the uncompiled tier answered from the records as they are, before preparing them. */
+  directVerdicts = 0;
 
   constructor(body: Uint8Array, words: Uint32Array = new Uint32Array(INITIAL_CAPACITY * WORDS)) {
     this.buffer = body;
@@ -72,6 +88,8 @@ export class RuleRecords {
     this.count = 0;
     this.patternBytes = 0;
     this.classified = undefined;
+    this.verdictRules = undefined;
+    this.directVerdicts = 0;
   }
 
   add(line: number, allow: boolean, start: number, end: number): void {
@@ -85,6 +103,7 @@ export class RuleRecords {
     words[at + 2] = line * 2 + (allow ? 1 : 0);
     this.patternBytes += end - start;
     this.classified = undefined;
+    this.verdictRules = undefined;
     this.count++;
   }
 
@@ -110,12 +129,26 @@ export class RuleRecords {
     const buffer = new ArrayBuffer(count * WORDS * 4 + bytes);
     const words = new Uint32Array(buffer, 0, count * WORDS);
     const packed = new Uint8Array(buffer, count * WORDS * 4, bytes);
+    const source = this.buffer;
     let at = 0;
     let to = 0;
+    // What classify() finds, found while copying: the first verdict asks for it (scanWork()), and one pass
+    // over the pattern bytes costs less than two.
+    let plain = true;
+    let wildcardBytes = 0;
     for (const { firstRule, endRule } of ranges) {
       for (let rule = firstRule; rule < endRule; rule++, to += WORDS) {
+        const start = from[rule * WORDS] as number;
+        const end = from[rule * WORDS + 1] as number;
+        let wildcard = false;
         words[to] = at;
-        at = copyPattern(this.buffer, from[rule * WORDS] as number, from[rule * WORDS + 1] as number, packed, at);
+        for (let i = start; i < end; i++) {
+          const byte = source[i] as number;
+          packed[at++] = byte;
+          if (byte === 0x2a /* * */) wildcard = true;
+          else if (byte === 0x25 /* % */ || byte >= 0x80) plain = false;
+        }
+        if (wildcard) wildcardBytes += end - start;
         words[to + 1] = at;
         words[to + 2] = from[rule * WORDS + 2] as number;
       }
@@ -123,6 +156,7 @@ export class RuleRecords {
     const records = new RuleRecords(packed, words);
     records.count = count;
     records.patternBytes = bytes;
+    records.classified = { plain, wildcardBytes };
     return records;
   }
 
@@ -177,7 +211,11 @@ export class RuleRecords {
 
   /** Bytes these records keep alive: their words and the buffer the patterns are spans of. */
   get bytesHeld(): number {
-    return this.words.buffer === this.buffer.buffer ? this.buffer.buffer.byteLength : this.words.byteLength + this.buffer.byteLength;
+    const own = this.words.buffer === this.buffer.buffer ? this.buffer.buffer.byteLength : this.words.byteLength + this.buffer.byteLength;
+    const verdicts = this.verdictRules;
+    if (verdicts === undefined) return own;
+    // The prepared entries are small integers: 8 bytes each at most in a JavaScript array.
+    return own + (verdicts.bytes === this.buffer ? 0 : verdicts.bytes.buffer.byteLength) + 8 * verdicts.entries.length;
   }
 
   /**
@@ -198,6 +236,7 @@ export class RuleRecords {
       words[i + 1] = at;
     }
     this.buffer = packed;
+    this.verdictRules = undefined;
   }
 
   /** What the pattern spans index: rule i's pattern as written is patterns[start(i), end(i)). */

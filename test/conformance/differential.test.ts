@@ -29,6 +29,7 @@ import { WasmBackend, createWasmBackend } from '../../src/engine/wasm-backend.js
 import { QUERY_PATH, QUERY_URL, QUERY_VERDICT_ONLY, type LoadedRuleset } from '../../src/engine/backend.js';
 import { patternList } from '../support/pattern-list.js';
 import { parseRobotsTxt } from '../../src/platform/inline.js';
+import { RECORD_CHECKS } from '../../src/api/agent-rules.js';
 
 const wasmModule = new WebAssembly.Module(readFileSync(new URL('../../build/matcher.wasm', import.meta.url)));
 const encoder = new TextEncoder();
@@ -748,15 +749,35 @@ describe('the uncompiled tier decides as the compiled tiers', () => {
     '/é/index.html',
     '/a%2f/index.html',
   );
-  const rules = (urls: readonly string[]): fc.Arbitrary<RuleText[]> =>
+  const rules = (urls: readonly string[], minLength = 0, maxLength = 10): fc.Arbitrary<RuleText[]> =>
     fc.array(
       fc.oneof(
         { weight: 2, arbitrary: ruleText },
         { weight: 2, arbitrary: derivedRule(urls) },
         { weight: 1, arbitrary: fc.record({ allow: fc.constant(true), pattern: indexPagePattern }) },
       ),
-      { maxLength: 10 },
+      { minLength, maxLength },
     );
+
+  // src/engine/record-matcher.ts prepares a ruleset's rules on its second verdict: held here on rulesets of
+  // more rules than the property above makes, the index.html rule's derived patterns among them.
+  it("gives the indexed tier's verdict on random files of many rules, asked several URLs in turn", () => {
+    fc.assert(
+      fc.property(
+        fc.array(urlText, { minLength: 2, maxLength: RECORD_CHECKS }).chain((urls) => fc.tuple(rules(urls, 16, 40), fc.constant(urls))),
+        fc.constantFrom('rfc9309', 'google', 'yandex'),
+        ([ruleTexts, urls], profile) => {
+          const body = `User-agent: *\n${ruleTexts.map((rule) => `${rule.allow ? 'Allow' : 'Disallow'}: ${rule.pattern}`).join('\n')}\n`;
+          const indexed = parseRobotsTxt(body, { profile }).forAgent('ExampleBot', { indexed: true });
+          const asked = parseRobotsTxt(body, { profile }).forAgent('ExampleBot');
+          for (const url of urls) {
+            expect(asked.isAllowed(url), `${JSON.stringify(url)} asked in turn in ${JSON.stringify(body)}`).toBe(indexed.isAllowed(url));
+          }
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
 
   // src/engine/record-matcher.ts: the first verdicts of a ruleset, from its rules as written, with nothing
   // compiled. Each URL is asked of rules fresh from the file, so that each is a first verdict; the answer
@@ -770,6 +791,12 @@ describe('the uncompiled tier decides as the compiled tiers', () => {
         ([ruleTexts, urls], profile) => {
           const body = `User-agent: *\n${ruleTexts.map((rule) => `${rule.allow ? 'Allow' : 'Disallow'}: ${rule.pattern}`).join('\n')}\n`;
           const indexed = parseRobotsTxt(body, { profile }).forAgent('ExampleBot', { indexed: true });
+          // One ruleset asked every URL in turn: its verdicts after the first read the rules as prepared once
+          // (VerdictRules), up to RECORD_CHECKS of them, before it compiles.
+          const asked = parseRobotsTxt(body, { profile }).forAgent('ExampleBot');
+          for (const url of [...urls, ...urls].slice(0, RECORD_CHECKS)) {
+            expect(asked.isAllowed(url), `${JSON.stringify(url)} asked in turn in ${JSON.stringify(body)}`).toBe(indexed.isAllowed(url));
+          }
           for (const url of urls) {
             const fresh = parseRobotsTxt(body, { profile }).forAgent('ExampleBot');
             // Rules of more pattern bytes than RECORD_MAX_PATTERN_BYTES are compiled at once.

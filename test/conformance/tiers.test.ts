@@ -193,16 +193,20 @@ describeCorpus('the tiers over the corpus', () => {
       const tiered = parseRobotsTxt(body).forAgent('Googlebot');
       const asked = answers(tiered, [...urls, ...urls]);
       const uncompiled = urls.map((url) => `${String(parseRobotsTxt(body).forAgent('Googlebot').isAllowed(url))}`);
+      // One ruleset asked in turn: its uncompiled verdicts after the first read the rules as prepared once.
+      const inTurn = parseRobotsTxt(body).forAgent('Googlebot');
+      const firstVerdicts = urls.slice(0, RECORD_CHECKS).map((url) => String(inTurn.isAllowed(url)));
       setMatcher('typescript');
       const reference = answers(parseRobotsTxt(body).forAgent('Googlebot'), urls);
       const verdicts = expected.map((answer) => answer.split('@')[0]);
       if (
         asked.join() !== [...expected, ...expected].join() ||
         reference.join() !== expected.join() ||
-        uncompiled.join() !== verdicts.join()
+        uncompiled.join() !== verdicts.join() ||
+        firstVerdicts.join() !== verdicts.slice(0, RECORD_CHECKS).join()
       ) {
         problems.push(
-          `${name}: indexed ${expected.join()}, tiered ${asked.join()}, typescript ${reference.join()}, uncompiled ${uncompiled.join()}`,
+          `${name}: indexed ${expected.join()}, tiered ${asked.join()}, typescript ${reference.join()}, uncompiled ${uncompiled.join()}, in turn ${firstVerdicts.join()}`,
         );
       }
     }
