@@ -20,6 +20,7 @@ import { droppedBy } from './usage-filter.js';
 import { noReasons, reasonOf, type Reason } from './reason.js';
 import { writeRecord, type LineRecord, type RecordFormat } from './record.js';
 import { lineScannerFor, scanBatch } from './scanned.js';
+import type { SharedRulesetCache } from './shared-rulesets.js';
 import { CR, LF } from '../../bytes.js';
 import { VERDICT_ALLOWED, VERDICT_DISALLOWED, VERDICT_MALFORMED } from '../../layout.js';
 
@@ -47,11 +48,18 @@ interface RangeGroup {
  * first line is input line `firstLine` (1-based; what records number their lines from), in two passes: the
  * lines are read and grouped by their host's rules, each group decided through the bytes entry
  * (rules.isAllowedBytes), and then written in order. A line whose URL had to be decoded (a JSON field), or
- * whose rule is shown (tsv, jsonl, csv), is decided on its own through the string API.
+ * whose rule is shown (tsv, jsonl, csv), is decided on its own through the string API. `shared`: the rulesets
+ * the threads of --workers N share (./shared-rulesets.ts), which the line scanner's path uses.
  */
-export function decideBatch(batch: Uint8Array, settings: FilterSettings, source: RobotsSource, firstLine: number): BatchResult {
+export function decideBatch(
+  batch: Uint8Array,
+  settings: FilterSettings,
+  source: RobotsSource,
+  firstLine: number,
+  shared?: SharedRulesetCache,
+): BatchResult {
   const scanner = lineScannerFor(settings);
-  return scanner === undefined ? decideLineByLine(batch, settings, source, firstLine) : scanBatch(batch, settings, source, scanner);
+  return scanner === undefined ? decideLineByLine(batch, settings, source, firstLine) : scanBatch(batch, settings, source, scanner, shared);
 }
 
 /** What a line of the batch came to: its bytes, its verdict and, for records, what it shows. */

@@ -95,10 +95,16 @@ function hostOfKey(key: string): string {
   return space < 0 ? key : key.slice(0, space);
 }
 
-/** What a batch's hosts were: each once, and those with no robots.txt (none known, or a fetch that found none). */
-export function hostsOf(hostRules: ReadonlyMap<string, HostRules>): Pick<BatchResult, 'hosts' | 'hostsWithoutRobots'> {
+/**
+ * What a batch's hosts were: each once, and those with no robots.txt (none known, or a fetch that found none).
+ * `withRules`: hosts decided by rules that are not in `hostRules` (another thread compiled them).
+ */
+export function hostsOf(
+  hostRules: ReadonlyMap<string, HostRules>,
+  withRules: Iterable<string> = [],
+): Pick<BatchResult, 'hosts' | 'hostsWithoutRobots'> {
   return {
-    hosts: [...new Set([...hostRules.keys()].map(hostOfKey))],
+    hosts: [...new Set([...[...hostRules.keys()].map(hostOfKey), ...withRules])],
     hostsWithoutRobots: [
       ...new Set(
         [...hostRules]

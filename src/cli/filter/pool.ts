@@ -1,13 +1,15 @@
 /**
- * Deciding batches: in the main thread, or spread over worker threads (`--workers N`) with their results
- * handed back in the order the batches came, so that the output is the same bytes whatever N.
+ * Deciding batches: in the main thread, or spread over it and worker threads (`--workers N`: N threads in all,
+ * the main thread one of them) with their results handed back in the order the batches came, so that the
+ * output is the same bytes whatever N.
  */
 import type { Readable } from 'node:stream';
 import { Worker } from 'node:worker_threads';
-import type { BatchResult } from './decide.js';
+import { decideBatch, type BatchResult } from './decide.js';
 import type { FilterSettings } from './options.js';
-import type { HostOutcome } from './robots-source.js';
-import type { BatchRequest } from './worker.js';
+import { HandedSource, openSource, type HostOutcome } from './robots-source.js';
+import { SharedRulesetCache, SharedRulesets } from './shared-rulesets.js';
+import type { BatchRequest, WorkerSetup } from './worker.js';
 
 export interface BatchDecider {
   /**
@@ -23,36 +25,92 @@ export interface BatchDecider {
   close(): Promise<void>;
 }
 
+/** Batches decided in this thread. */
+export class InlineDecider implements BatchDecider {
+  readonly inFlight = 1;
+  private readonly source;
+  private readonly shared: SharedRulesetCache | undefined;
+
+  /** `shared`: the rulesets this thread shares with the others that decide (./shared-rulesets.ts). */
+  constructor(
+    private readonly settings: FilterSettings,
+    shared?: SharedRulesets,
+  ) {
+    this.source = openSource(settings);
+    this.shared = shared === undefined ? undefined : new SharedRulesetCache(shared, settings.cacheBytes);
+  }
+
+  async decide(bytes: Uint8Array, firstLine: number): Promise<BatchResult> {
+    return this.decideNow(bytes, firstLine);
+  }
+
+  decideNow(bytes: Uint8Array, firstLine: number): BatchResult {
+    return decideBatch(bytes, this.settings, this.source, firstLine, this.shared);
+  }
+
+  hand(host: string, body: Uint8Array | HostOutcome): void {
+    if (this.source instanceof HandedSource) this.source.hand(host, body);
+  }
+
+  async close(): Promise<void> {}
+}
+
 interface Pending {
   resolve(result: BatchResult): void;
   reject(error: Error): void;
 }
+
+/**
+ * Batches a worker holds (the one it decides and the next, so that it never waits for the main thread to post
+ * one) before the main thread decides the next batch itself.
+ */
+const QUEUED_PER_WORKER = 2;
 
 /** Copies what a worker thread prints to this process's stderr, adding no listener to process.stderr. */
 function forwardToStderr(stream: Readable): void {
   stream.on('data', (chunk: Buffer) => process.stderr.write(chunk));
 }
 
+/**
+ * `threads` threads deciding batches: threads - 1 worker threads, and this one. The main thread's own share
+ * matters on a machine with as many cores as threads: had it only read, posted and written while `threads`
+ * workers decided, N workers would have been N + 1 threads competing for N cores (on 2 cores, two workers ran
+ * at 0.7–1.1× one). A batch goes to the worker with the fewest queued, while one holds fewer than
+ * QUEUED_PER_WORKER; else the main thread decides it at once, so that every thread stays busy and the share
+ * each takes follows its speed (the main thread also reads, writes and, with --fetch, fetches).
+ */
 export class WorkerPool implements BatchDecider {
   private readonly workers: Worker[];
+  /** Batches posted to each worker and not yet answered. */
+  private readonly queued: number[];
   private readonly pending = new Map<number, Pending>();
+  private readonly inline: InlineDecider;
   private sequence = 0;
   readonly inFlight: number;
 
-  constructor(count: number, settings: FilterSettings) {
+  constructor(threads: number, settings: FilterSettings) {
     const script = new URL('./cli-worker.js', import.meta.url);
-    this.workers = Array.from({ length: count }, () => {
+    const count = Math.max(1, threads - 1);
+    const shared = SharedRulesets.create(settings.cacheBytes);
+    this.inline = new InlineDecider(settings, shared);
+    this.queued = new Array<number>(count).fill(0);
+    this.workers = Array.from({ length: count }, (_, slot) => {
       // Not piped into this process's stdout and stderr, as Node does by default: each such pipe adds its own
       // 'error', 'close', 'finish' and 'unpipe' listeners to process.stdout and process.stderr, so with ten
       // workers the next listener anyone adds there (Output's, for EPIPE) set off MaxListenersExceededWarning.
       // A worker writes its batches' output as messages, never to stdout; whatever it prints all the same (a
       // warning of Node's) is a diagnostic, and goes to stderr, through listeners on the worker's own streams.
-      const worker = new Worker(script, { workerData: settings, stdout: true, stderr: true });
+      const worker = new Worker(script, {
+        workerData: { settings, shared: shared.buffer, slots: shared.slots } satisfies WorkerSetup,
+        stdout: true,
+        stderr: true,
+      });
       forwardToStderr(worker.stdout);
       forwardToStderr(worker.stderr);
       worker.on('message', (message: { sequence: number; result?: BatchResult; error?: string }) => {
         const waiting = this.pending.get(message.sequence);
         this.pending.delete(message.sequence);
+        this.queued[slot] = (this.queued[slot] as number) - 1;
         if (message.result !== undefined) waiting?.resolve(message.result);
         else waiting?.reject(new Error(message.error));
       });
@@ -63,12 +121,23 @@ export class WorkerPool implements BatchDecider {
       });
       return worker;
     });
-    this.inFlight = 2 * count;
+    // Every worker's queue full, and one batch more that this thread decides while they work.
+    this.inFlight = QUEUED_PER_WORKER * count + 2;
   }
 
   decide(bytes: Uint8Array, firstLine: number): Promise<BatchResult> {
+    let slot = 0;
+    for (let at = 1; at < this.workers.length; at++) if ((this.queued[at] as number) < (this.queued[slot] as number)) slot = at;
+    if ((this.queued[slot] as number) >= QUEUED_PER_WORKER) {
+      try {
+        return Promise.resolve(this.inline.decideNow(bytes, firstLine));
+      } catch (error) {
+        return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+      }
+    }
     const sequence = this.sequence++;
-    const worker = this.workers[sequence % this.workers.length] as Worker;
+    this.queued[slot] = (this.queued[slot] as number) + 1;
+    const worker = this.workers[slot] as Worker;
     return new Promise<BatchResult>((resolve, reject) => {
       this.pending.set(sequence, { resolve, reject });
       worker.postMessage({ sequence, bytes, firstLine } satisfies BatchRequest, [bytes.buffer as ArrayBuffer]);
@@ -83,6 +152,7 @@ export class WorkerPool implements BatchDecider {
   }
 
   hand(host: string, body: Uint8Array | HostOutcome): void {
+    this.inline.hand(host, body);
     for (const worker of this.workers) worker.postMessage({ host, body });
   }
 

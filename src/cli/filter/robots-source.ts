@@ -262,6 +262,10 @@ export class DirectorySource implements RobotsSource {
 
   /** What the folder says of the host key `name`: its record's outcome, else its file's rules; undefined when it holds neither. */
   private lookUp(name: string): HostRules | undefined {
+    // The file another key read already (http://h and https://h, keys `h 80` and `h 443`, both read file h):
+    // its rules as compiled then, kept under the key `name`, whose own lookup is this one.
+    const compiled = this.cache.get(name);
+    if (compiled !== undefined && isRules(compiled)) return compiled;
     const path = join(this.dir, robotsFileName(name));
     const record = this.record(name);
     const outcome = record === undefined ? undefined : outcomeOfReason(record.reason);
@@ -296,6 +300,8 @@ export class DirectorySource implements RobotsSource {
     // A saved file was cut one byte past the limit: its real size is the record's, when the fetch knew it.
     if (isCut(rules))
       this.events.push({ host: name, kind: 'cut', file: path, size: record === undefined ? sizeOf(path) : (record.size ?? undefined) });
+    // Kept for the file's other keys, when reading it met nothing to say (said once, by this lookup).
+    else if (record === undefined) this.cache.set(name, rules);
     return rules;
   }
 

@@ -34,7 +34,8 @@ import { decideLine, hostsOf, noDecision, rulesOfField, type BatchResult } from 
 import type { FilterSettings, InputShape } from './options.js';
 import { asksEachLine } from './purpose.js';
 import { REASONS, noReasons, reasonOf, type ReasonCounts } from './reason.js';
-import { isCut, isRules, type HostReason, type HostRules, type RobotsSource } from './robots-source.js';
+import { isCut, isRules, rulesKey, type FileEvent, type HostReason, type HostRules, type RobotsSource } from './robots-source.js';
+import type { SharedRulesetCache } from './shared-rulesets.js';
 import { emptyField, MAX_URL_LINE_BYTES, readUrlField } from './url-field.js';
 import { TAB } from '../../bytes.js';
 
@@ -99,7 +100,25 @@ function reasonsOf(counts: LineScanCounts, forced: ReasonCounts): ReasonCounts {
   return reasons;
 }
 
-export function scanBatch(batch: Uint8Array, settings: FilterSettings, source: RobotsSource, scanner: LineScanner): BatchResult {
+/**
+ * Decides `batch` with the scanner. With `shared` (the threads of --workers N), a host another thread compiled is
+ * taught from its published bytecode instead of being compiled again, and a host this thread compiles is
+ * published, when the scanner alone decides its lines (its rules, not cut, no --purpose) and reading its file
+ * met nothing to say (a fetch record, a cut): the thread that read it says that.
+ */
+export function scanBatch(
+  batch: Uint8Array,
+  settings: FilterSettings,
+  source: RobotsSource,
+  scanner: LineScanner,
+  shared?: SharedRulesetCache,
+): BatchResult {
+  const sharing = shared !== undefined && source.needsHost && settings.usage === undefined ? shared : undefined;
+  const backend = currentBackend();
+  /** Hosts whose rules came from another thread: they have robots files, and are not in hostRules. */
+  const sharedHosts = new Set<string>();
+  /** The source's events, taken as each shared host is looked up, so that a lookup's own events are known. */
+  const events: FileEvent[] = [];
   const field = emptyField();
   const decision = noDecision();
   const forced = noReasons();
@@ -122,8 +141,23 @@ export function scanBatch(batch: Uint8Array, settings: FilterSettings, source: R
       forced.malformed++;
       return VERDICT_MALFORMED;
     }
+    const key = askedHost && sharing !== undefined && field.host !== undefined ? rulesKey(field.host, field.defaultPort) : undefined;
+    if (sharing !== undefined && key !== undefined && !hostRules.has(key)) {
+      const ruleset = sharing.rulesetFor(key, backend);
+      if (ruleset !== undefined && teach(scanner.addressOf(ruleset))) {
+        sharedHosts.add(field.host as string);
+        return undefined;
+      }
+      for (const event of source.takeEvents()) events.push(event);
+    }
     const rules = rulesOfField(field, source, hostRules);
-    if (askedHost && teach(valueOf(rules, settings, scanner))) return undefined;
+    const value = askedHost ? valueOf(rules, settings, scanner) : 0;
+    if (sharing !== undefined && key !== undefined && isRules(rules) && !isCut(rules)) {
+      const met = source.takeEvents();
+      for (const event of met) events.push(event);
+      if (met.length === 0) sharing.publish(key, rules.loadedRuleset());
+    }
+    if (askedHost && teach(value)) return undefined;
     decideLine(rules, utf8.decode(batch.subarray(field.start, field.end)), settings, false, decision);
     forced[decision.dropped ?? reasonOf(rules)]++;
     return decision.verdict === 'allowed' ? VERDICT_ALLOWED : VERDICT_DISALLOWED;
@@ -143,6 +177,16 @@ export function scanBatch(batch: Uint8Array, settings: FilterSettings, source: R
   const counts = scanner.counts();
   const { lines, allowed, disallowed, malformed, firstMalformed } = counts;
   const reasons = reasonsOf(counts, forced);
-  const fileEvents = source.takeEvents();
-  return { output: scanner.output(), lines, allowed, disallowed, malformed, firstMalformed, reasons, ...hostsOf(hostRules), fileEvents };
+  for (const event of source.takeEvents()) events.push(event);
+  return {
+    output: scanner.output(),
+    lines,
+    allowed,
+    disallowed,
+    malformed,
+    firstMalformed,
+    reasons,
+    ...hostsOf(hostRules, sharedHosts),
+    fileEvents: events,
+  };
 }

@@ -1,6 +1,7 @@
 /**
  * A worker thread of `filter --workers N`: decides the batches the main thread posts, with robots files of
- * its own (each thread compiles the hosts it meets once, in its own bounded LRU), and posts each batch's
+ * its own (each thread keeps the hosts it meets in its own bounded LRU, compiled once per run by whichever
+ * thread meets a host first: ./shared-rulesets.ts), and posts each batch's
  * output back with its sequence number. With --fetch, the main thread fetches and posts each host's file
  * (HandedFile) before the first batch that names it.
  */
@@ -8,6 +9,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { decideBatch } from './decide.js';
 import type { FilterSettings } from './options.js';
 import { HandedSource, openSource, type HostOutcome } from './robots-source.js';
+import { SharedRulesetCache, SharedRulesets } from './shared-rulesets.js';
 
 export interface BatchRequest {
   readonly sequence: number;
@@ -22,8 +24,17 @@ export interface HandedFile {
   readonly body: Uint8Array | HostOutcome;
 }
 
-const settings = workerData as FilterSettings;
+/** What a worker thread starts with: the settings, and the table of rulesets the threads share. */
+export interface WorkerSetup {
+  readonly settings: FilterSettings;
+  readonly shared: SharedArrayBuffer;
+  readonly slots: number;
+}
+
+const setup = workerData as WorkerSetup;
+const { settings } = setup;
 const source = openSource(settings);
+const shared = new SharedRulesetCache(new SharedRulesets(setup.shared, setup.slots), settings.cacheBytes);
 const port = parentPort;
 if (port === null) throw new Error('cli-worker.js runs as a worker thread of robotstxt filter');
 
@@ -34,7 +45,7 @@ port.on('message', (message: BatchRequest | HandedFile) => {
   }
   const { sequence, bytes, firstLine } = message;
   try {
-    const result = decideBatch(bytes, settings, source, firstLine);
+    const result = decideBatch(bytes, settings, source, firstLine, shared);
     port.postMessage({ sequence, result }, [result.output.buffer as ArrayBuffer]);
   } catch (error) {
     port.postMessage({ sequence, error: error instanceof Error ? error.message : String(error) });

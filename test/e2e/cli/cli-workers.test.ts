@@ -5,7 +5,7 @@
  * follows the measured rule of src/cli/filter/worker-count.ts, whose inputs (the input's size, the cores) are
  * checked here directly.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -71,6 +71,55 @@ describe('robotstxt filter --workers N', () => {
       expect(result.stderr).toContain(`--workers takes a whole number ≥ 1 and ≤ 64, got ${JSON.stringify(value)}`);
       expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
     }
+  });
+});
+
+describe('--workers N over a log of several batches', () => {
+  // Every thread decides some of its batches (the main thread too) and meets every host: hosts compiled by one
+  // thread are taught to the others from the shared table, over http and https, beside hosts with no file and
+  // a file cut at --max-bytes, which each thread reads itself.
+  const many = join(work, 'many');
+  mkdirSync(many);
+  const HOSTS = 300;
+  for (let h = 0; h < HOSTS; h++) {
+    if (h % 10 === 9) continue;
+    const body =
+      h === 0
+        ? `User-agent: *\nDisallow: /cut\n${'# padding\n'.repeat(100)}Disallow: /late\n`
+        : `User-agent: *\nDisallow: /p${h % 7}/\nAllow: /p${h % 7}/open\n`;
+    writeFileSync(join(many, `host${h}.example`), body);
+  }
+  const lines: string[] = [];
+  for (let i = 0; lines.length * 48 < 3.5 * BATCH_BYTES; i++) {
+    const h = (i * 7919) % HOSTS;
+    lines.push(`${i % 3 ? 'https' : 'http'}://host${h}.example/p${i % 7}/${i % 5 ? 'open' : 'x'}/${i}${i % 11 ? '' : '/late'}`);
+  }
+  const bigLog = join(work, 'big.txt');
+  writeFileSync(bigLog, `${lines.join('\n')}\n`);
+
+  it('writes the bytes --workers 1 writes, and counts the same lines, hosts and cut files', { timeout: 300_000 }, async () => {
+    const outputs: Buffer[] = [];
+    const summaries: unknown[] = [];
+    for (const workers of ['1', '2', '3']) {
+      const summary = join(work, `summary-${workers}.json`);
+      const args = ['filter', '--agent', 'ExampleBot', '--robots-dir', many, '--max-bytes', '200', '-q', '--summary-json', summary];
+      const result = await runForBytes([process.execPath, CLI, ...args, '--workers', workers, bigLog], '');
+      // The cut file is said once, whichever threads read it.
+      expect({ workers, code: result.code, stderr: result.stderr.replace(many, 'DIR') }).toEqual({
+        workers,
+        code: 0,
+        stderr: 'robotstxt: note: DIR/host0.example is 1,045 bytes, longer than --max-bytes 200: only its first 200 bytes were read\n',
+      });
+      outputs.push(result.stdout);
+      const { lines: counted, hosts } = JSON.parse(readFileSync(summary, 'utf8')) as { lines: unknown; hosts: unknown };
+      summaries.push({ lines: counted, hosts });
+    }
+    expect(outputs[0]?.length).toBeGreaterThan(BATCH_BYTES);
+    expect(outputs[1]?.equals(outputs[0] as Buffer), '--workers 2').toBe(true);
+    expect(outputs[2]?.equals(outputs[0] as Buffer), '--workers 3').toBe(true);
+    expect(summaries[1]).toEqual(summaries[0]);
+    expect(summaries[2]).toEqual(summaries[0]);
+    expect(summaries[0]).toMatchObject({ hosts: { total: HOSTS, withoutRobots: HOSTS / 10, cut: 1 } });
   });
 });
 
