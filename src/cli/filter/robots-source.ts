@@ -14,7 +14,7 @@
  */
 import { closeSync, existsSync, openSync, opendirSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { LruBudget } from '../../cache/lru-budget.js';
+import { LruBudget, type Share } from '../../cache/lru-budget.js';
 import { HostGuard } from '../host-guard.js';
 import { parseRobotsTxt, type AgentRules } from '../library.js';
 import { UsageError } from '../usage.js';
@@ -173,10 +173,15 @@ function sizeOf(path: string): number | undefined {
  * WebAssembly memory, once nothing does.
  */
 class RulesLru {
-  private readonly lru: LruBudget<string, { readonly rules: HostRules; readonly bytes: number }>;
+  private readonly lru: LruBudget<string, { readonly rules: HostRules; readonly bytes: number; readonly shares: readonly Share[] }>;
 
   constructor(budget: number) {
-    this.lru = new LruBudget(Number.POSITIVE_INFINITY, budget, (entry) => entry.bytes);
+    this.lru = new LruBudget(
+      Number.POSITIVE_INFINITY,
+      budget,
+      (entry) => entry.bytes,
+      (entry) => entry.shares,
+    );
   }
 
   /** What the rules stored keep alive, as their entries count it. */
@@ -191,8 +196,15 @@ class RulesLru {
   }
 
   set(key: string, rules: HostRules): void {
-    const compiled = isRules(rules);
-    this.lru.set(key, { rules, bytes: (compiled ? rules.bytesHeld + RULES_ENTRY_BYTES : 0) + MISSING_ENTRY_BYTES + 2 * key.length });
+    const entryBytes = MISSING_ENTRY_BYTES + 2 * key.length;
+    if (!isRules(rules)) {
+      this.lru.set(key, { rules, bytes: entryBytes, shares: [] });
+      return;
+    }
+    // The compiled rulesets are shares: hosts whose files compile to the same bytes hold one block.
+    const shares = rules.compiledRulesets().map((ruleset) => ({ key: ruleset.storage, bytes: ruleset.byteLength }));
+    const own = rules.bytesHeld - shares.reduce((sum, share) => sum + share.bytes, 0);
+    this.lru.set(key, { rules, bytes: own + RULES_ENTRY_BYTES + entryBytes, shares });
   }
 }
 
