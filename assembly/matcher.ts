@@ -132,32 +132,7 @@ function bestByHead(ruleset: usize, heads: usize, path: usize, pathLength: usize
   const listed = load<u32>(heads, HEADS_RULE_COUNT);
   const entries = heads + HEADS_HEADER_SIZE;
   const list = entries + <usize>count * HEAD_ENTRY_SIZE;
-  let low: u32 = 0;
-  let high = count;
-  let commonLow: usize = 0;
-  let commonHigh: usize = 0;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    const skip = commonLow < commonHigh ? commonLow : commonHigh;
-    const entry = entries + <usize>middle * HEAD_ENTRY_SIZE;
-    const order = compareBytesToPath(
-      headPattern(ruleset, list, entry), <usize>load<u32>(entry, HEAD_LENGTH), path, pathLength, skip,
-    );
-    if (order <= 0) {
-      low = middle + 1;
-      commonLow = commonPrefix;
-    } else {
-      high = middle;
-      commonHigh = commonPrefix;
-    }
-  }
-  let at = <i32>low - 1;
-  while (at >= 0) {
-    const entry = entries + <usize>at * HEAD_ENTRY_SIZE;
-    const headLength = <usize>load<u32>(entry, HEAD_LENGTH);
-    if (headLength <= pathLength && bytesEqual(path, headPattern(ruleset, list, entry), headLength)) break;
-    at = load<i32>(entry, HEAD_PARENT);
-  }
+  let at = deepestEntry(ruleset, entries, count, HEAD_ENTRY_SIZE, HEAD_PARENT, list, path, pathLength);
   headChain = at;
   let found: i32 = -1;
   while (at >= 0) {
@@ -212,10 +187,21 @@ function firstAutomatonRule(ruleset: usize, path: usize, pathLength: usize, limi
  * that sorts before the path, then parent links up to the first that is a prefix of it.
  */
 function longestPrefixRule(ruleset: usize, path: usize, pathLength: usize): i32 {
-  const count = load<u32>(ruleset + HEADER_PREFIX_COUNT);
   const index = ruleset + load<u32>(ruleset + HEADER_PREFIX_INDEX);
-  // Find how many entries sort at or before the path. Every entry between the two bounds shares with the
-  // path the shorter of the bounds' common prefixes with it, so comparisons start past that.
+  const entry = deepestEntry(ruleset, index, load<u32>(ruleset + HEADER_PREFIX_COUNT), PREFIX_ENTRY_SIZE, PREFIX_PARENT, 0, path, pathLength);
+  return entry < 0 ? NO_MATCH : load<i32>(index + <usize>entry * PREFIX_ENTRY_SIZE, PREFIX_BEST_INDEX);
+}
+
+/**
+ * The deepest entry of a sorted index whose span starts the path, or -1: the prefix index (`list` 0: an entry
+ * names a rule, whose pattern is its span) or the head index (an entry's span is the head of the rules it lists
+ * in `list`). Binary search for the last entry that sorts at or before the path, then parent links up to the
+ * first that is a prefix of it. Every entry between the search's two bounds shares with the path the shorter of
+ * the bounds' common prefixes with it, so comparisons start past that.
+ */
+function deepestEntry(
+  ruleset: usize, entries: usize, count: u32, entrySize: usize, parentAt: usize, list: usize, path: usize, pathLength: usize,
+): i32 {
   let low: u32 = 0;
   let high = count;
   let commonLow: usize = 0;
@@ -223,7 +209,8 @@ function longestPrefixRule(ruleset: usize, path: usize, pathLength: usize): i32 
   while (low < high) {
     const middle = (low + high) >>> 1;
     const skip = commonLow < commonHigh ? commonLow : commonHigh;
-    const order = comparePatternToPath(ruleset, load<u32>(index + <usize>middle * PREFIX_ENTRY_SIZE, PREFIX_RULE_INDEX), path, pathLength, skip);
+    const span = spanOf(ruleset, entries + <usize>middle * entrySize, list);
+    const order = compareBytesToPath(span, spanLength, path, pathLength, skip);
     if (order <= 0) {
       low = middle + 1;
       commonLow = commonPrefix;
@@ -232,32 +219,39 @@ function longestPrefixRule(ruleset: usize, path: usize, pathLength: usize): i32 
       commonHigh = commonPrefix;
     }
   }
-  let entry = <i32>low - 1;
-  while (entry >= 0) {
-    const ruleIndex = load<u32>(index + <usize>entry * PREFIX_ENTRY_SIZE, PREFIX_RULE_INDEX);
-    const rule = ruleset + HEADER_SIZE + <usize>ruleIndex * RULE_ENTRY_SIZE;
-    const patternLength = <usize>load<u16>(rule, RULE_PATTERN_LENGTH);
-    if (patternLength <= pathLength && bytesEqual(path, ruleset + load<u32>(rule, RULE_PATTERN_OFFSET), patternLength)) {
-      return <i32>load<u32>(index + <usize>entry * PREFIX_ENTRY_SIZE, PREFIX_BEST_INDEX);
-    }
-    entry = load<i32>(index + <usize>entry * PREFIX_ENTRY_SIZE, PREFIX_PARENT);
+  let at = <i32>low - 1;
+  while (at >= 0) {
+    const entry = entries + <usize>at * entrySize;
+    const span = spanOf(ruleset, entry, list);
+    if (spanLength <= pathLength && bytesEqual(path, span, spanLength)) return at;
+    at = load<i32>(entry + parentAt);
   }
-  return NO_MATCH;
+  return -1;
 }
 
-// The length of the common prefix found by the last comparePatternToPath (a global: no allocation).
+// The length of the span the last spanOf() found (a global: no allocation).
+let spanLength: usize = 0;
+
+/** Where an entry's span starts, as deepestEntry() reads it; sets spanLength. */
+// @ts-ignore: decorator
+@inline
+function spanOf(ruleset: usize, entry: usize, list: usize): usize {
+  if (list == 0) {
+    const rule = ruleset + HEADER_SIZE + <usize>load<u32>(entry, PREFIX_RULE_INDEX) * RULE_ENTRY_SIZE;
+    spanLength = <usize>load<u16>(rule, RULE_PATTERN_LENGTH);
+    return ruleset + load<u32>(rule, RULE_PATTERN_OFFSET);
+  }
+  spanLength = <usize>load<u32>(entry, HEAD_LENGTH);
+  return headPattern(ruleset, list, entry);
+}
+
+// The length of the common prefix found by the last compareBytesToPath (a global: no allocation).
 let commonPrefix: usize = 0;
 
 /**
- * Lexicographic order of the rule's pattern against the path (< 0, 0 or > 0), given that their first
+ * Lexicographic order of pattern[0..patternLength) against the path (< 0, 0 or > 0), given that their first
  * `from` bytes are equal; sets commonPrefix. Compares 8 bytes at a time.
  */
-function comparePatternToPath(ruleset: usize, ruleIndex: u32, path: usize, pathLength: usize, from: usize): i32 {
-  const rule = ruleset + HEADER_SIZE + <usize>ruleIndex * RULE_ENTRY_SIZE;
-  return compareBytesToPath(ruleset + load<u32>(rule, RULE_PATTERN_OFFSET), <usize>load<u16>(rule, RULE_PATTERN_LENGTH), path, pathLength, from);
-}
-
-/** comparePatternToPath() for the bytes pattern[0..patternLength). */
 function compareBytesToPath(pattern: usize, patternLength: usize, path: usize, pathLength: usize, from: usize): i32 {
   const length = patternLength < pathLength ? patternLength : pathLength;
   let i = from;

@@ -6,7 +6,7 @@
  * links give every shorter one. One entry per distinct head, in byte order, each with its rules in ascending
  * rule index and the entry of its longest other head that is a prefix of it.
  */
-import { sortSpans } from './byte-order.js';
+import { prefixTree } from './prefix-tree.js';
 import { Scratch } from './scratch.js';
 import { STAR } from '../bytes.js';
 
@@ -28,13 +28,6 @@ export interface HeadIndex {
 const newWords = (length: number): Uint32Array => new Uint32Array(length);
 const headLengthScratch = new Scratch(newWords);
 const entryScratch = new Scratch((length) => new Int32Array(length));
-const ancestorScratch = new Scratch((length) => new Int32Array(length));
-
-/** Whether bytes[at, at + length) equals bytes[other, other + length). */
-function sameBytes(bytes: Uint8Array, at: number, other: number, length: number): boolean {
-  for (let i = 0; i < length; i++) if (bytes[at + i] !== bytes[other + i]) return false;
-  return true;
-}
 
 /**
  * The index over the first `count` rules of `rules` (indices of pattern rules, whose stored patterns are
@@ -54,32 +47,15 @@ export function headIndex(bytes: Uint8Array, starts: Uint32Array, lengths: Uint3
     while (at < end && bytes[at] !== STAR) at++;
     heads[rule] = at - start;
   }
-  // Equal heads sort together in ascending rule index: each run is one entry's list.
-  sortSpans(bytes, starts, heads, rules, count);
-  const entries = entryScratch.take(HEAD_INDEX_WORDS * count);
-  // The chain of entries whose heads are prefixes of the one being added, longest last.
-  const ancestors = ancestorScratch.take(count);
-  let depth = 0;
-  let entryCount = 0;
-  let previous = -1;
-  for (let k = 0; k < count; k++) {
-    const rule = rules[k] as number;
-    const start = starts[rule] as number;
-    const length = heads[rule] as number;
-    if (previous >= 0 && (heads[previous] as number) === length && sameBytes(bytes, start, starts[previous] as number, length)) continue;
-    previous = rule;
-    while (depth > 0) {
-      const ancestor = ancestors[depth - 1] as number;
-      const ancestorRule = rules[entries[HEAD_INDEX_WORDS * ancestor] as number] as number;
-      const ancestorLength = heads[ancestorRule] as number;
-      if (ancestorLength <= length && sameBytes(bytes, start, starts[ancestorRule] as number, ancestorLength)) break;
-      depth--;
-    }
-    const entry = HEAD_INDEX_WORDS * entryCount;
-    entries[entry] = k;
-    entries[entry + 1] = depth > 0 ? (ancestors[depth - 1] as number) : -1;
-    entries[entry + 2] = length;
-    ancestors[depth++] = entryCount++;
+  // Equal heads sort together in ascending rule index: each run, from its node's first position, is one entry's list.
+  const tree = prefixTree(bytes, starts, heads, rules, count);
+  const entries = entryScratch.take(HEAD_INDEX_WORDS * tree.count);
+  for (let node = 0; node < tree.count; node++) {
+    const first = tree.first[node] as number;
+    const entry = HEAD_INDEX_WORDS * node;
+    entries[entry] = first;
+    entries[entry + 1] = tree.parent[node] as number;
+    entries[entry + 2] = heads[rules[first] as number] as number;
   }
-  return { count: entryCount, entries, rules, ruleCount: count, highestRule: highest - 1 };
+  return { count: tree.count, entries, rules, ruleCount: count, highestRule: highest - 1 };
 }
