@@ -199,6 +199,9 @@ function longestPrefixRule(ruleset: usize, path: usize, pathLength: usize): i32 
  * first that is a prefix of it. Every entry between the search's two bounds shares with the path the shorter of
  * the bounds' common prefixes with it, so comparisons start past that.
  */
+// Inlined, so that each caller's `list` (0 or not) is a constant and spanOf() has no branch left.
+// @ts-ignore: decorator
+@inline
 function deepestEntry(
   ruleset: usize, entries: usize, count: u32, entrySize: usize, parentAt: usize, list: usize, path: usize, pathLength: usize,
 ): i32 {
