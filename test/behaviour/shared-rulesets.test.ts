@@ -88,26 +88,7 @@ describe('rules compiled to the same bytes', () => {
     const first = parseRobotsTxt(`User-agent: *\n${RULES}\n`).forAgent('ExampleBot', { indexed: true });
     const second = parseRobotsTxt(`User-agent: *\n${RULES}\n`).forAgent('ExampleBot', { indexed: true });
     first.dispose();
-    expect(answers(second)).toEqual([
-      false,
-      true,
-      false,
-      true,
-      false,
-      true,
-      false,
-      true,
-      false,
-      true,
-      false,
-      true,
-      [false, true, false, true, false, true],
-      2,
-      3,
-      4,
-      0,
-      5,
-      0,
-    ]);
+    const verdicts = [false, true, false, true, false, true];
+    expect(answers(second)).toEqual([...verdicts, ...verdicts, verdicts, 2, 3, 4, 0, 5, 0]);
   });
 });
