@@ -1,6 +1,6 @@
 /**
  * The package on Bun and Deno, as README "Runtimes" promises: the smoke script
- * (test/e2e/runtimes/smoke.mjs: parse, check, explain, batch, bytes entry, the robots-parser drop-in, RobotsCache
+ * (test/e2e/runtimes/smoke.mjs: parse, check, explain, batch, bytes entries, the robots-parser drop-in, RobotsCache
  * against a loopback server, the WebAssembly matcher in use) and the `robotstxt` command (on local files, and
  * once on a robots.txt from the loopback server), run by each runtime from its npm package, must answer exactly
  * what Node answers to the same. Each runtime is
@@ -108,6 +108,7 @@ describe('under Node, the answers the other runtimes are held to', () => {
     expect(answers(node)).toMatchObject({
       batch: [true, true, true, true, true, false, true, false, true, true, false],
       bytes: [1, 1, 1, 1, 1, 0, 1, 0, 1, 1, 0],
+      utf8: [0, 1, 2].map(() => [true, true, true, true, true, false, true, false, true, true, false]),
       cache: { agent: 'SmokeBot', verdicts: [true, true, false, true], explain: { allowed: false, line: 8 }, fetched: 1 },
       dropIn: { crawlDelay: 2, otherOrigin: 'undefined' },
       matcher: 'wasm',

@@ -59,6 +59,8 @@ URLS.forEach((url, i) => {
   offset += 1;
 });
 const bytes = Array.from(rules.isAllowedBytes(lines, ranges));
+// The single check on bytes, three rounds: the last ones on indexed rules, through the address they keep.
+const utf8 = [0, 1, 2].map(() => URLS.map((_, i) => rules.isAllowedUtf8(lines, ranges[2 * i], ranges[2 * i + 1])));
 
 const dropIn = robotsParser('https://example.com/robots.txt', ROBOTS);
 const dropInAnswers = {
@@ -89,5 +91,5 @@ const cached = {
 cache.dispose();
 
 process.stdout.write(
-  `${JSON.stringify({ parse, check, explain, batch, bytes, dropIn: dropInAnswers, cache: cached, matcher: matcherInfo().kind })}\n`,
+  `${JSON.stringify({ parse, check, explain, batch, bytes, utf8, dropIn: dropInAnswers, cache: cached, matcher: matcherInfo().kind })}\n`,
 );
