@@ -36,7 +36,7 @@ type PageName = 'plain' | 'esbuild' | 'vite';
  * it weighs now, so that a change which pulls much more of the library (or a second copy of it) into a page fails.
  * The page without a bundler loads dist/ as published: not minified.
  */
-const GZIP_BOUND: Record<PageName, number> = { plain: 110 * 1024, esbuild: 60 * 1024, vite: 50 * 1024 };
+const GZIP_BOUND: Record<PageName, number> = { plain: 125 * 1024, esbuild: 65 * 1024, vite: 55 * 1024 };
 
 /** The module import map of the page without a bundler: the package's names mapped to dist/'s files. */
 const IMPORT_MAP = JSON.stringify({
