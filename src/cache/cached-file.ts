@@ -9,7 +9,7 @@ import type { AgentRules } from '../api/agent-rules.js';
 import type { ProfileName } from '../profile.js';
 import { parseFetchedRobotsTxt, type RobotsTxt } from '../api/robots-txt.js';
 import { weakRef, type WeakHold } from '../engine/weak-ref.js';
-import type { Share } from './lru-budget.js';
+import { bytesOf, sharesOf, type Share } from './lru-budget.js';
 
 export class CachedFile {
   /** The parse, while someone uses it; without WeakRef, every get() parses again. */
@@ -37,8 +37,8 @@ export class CachedFile {
     this.parsed = weakRef?.(parsed);
     // explain() is rare next to isAllowed(): its table is parsed again from the body when asked for.
     rules.rebuildTableFrom(() => this.robots().ruleTableFor(agent));
-    this.shares = rules.compiledRulesets().map((ruleset) => ({ key: ruleset.storage, bytes: ruleset.byteLength }));
-    this.bytesHeld = body.byteLength + rules.bytesHeld - this.shares.reduce((sum, share) => sum + share.bytes, 0);
+    this.shares = sharesOf(rules.compiledRulesets());
+    this.bytesHeld = body.byteLength + rules.bytesHeld - bytesOf(this.shares);
   }
 
   /** Whether `bytes` is this file's body (a record of the copy already compiled here). */

@@ -93,3 +93,13 @@ export interface Share {
   readonly key: object;
   readonly bytes: number;
 }
+
+/** The shares of compiled rulesets (LoadedRuleset: `storage` is the same object for all that share their bytes). */
+export function sharesOf(rulesets: readonly { readonly storage: object; readonly byteLength: number }[]): readonly Share[] {
+  return rulesets.map((ruleset) => ({ key: ruleset.storage, bytes: ruleset.byteLength }));
+}
+
+/** What `shares` hold, added up. */
+export function bytesOf(shares: readonly Share[]): number {
+  return shares.reduce((sum, share) => sum + share.bytes, 0);
+}

@@ -297,20 +297,22 @@ export class WasmBackend implements MatcherBackend {
    */
   verdictAt(ruleset: number, input: string): number {
     if (input.length * 3 > INPUT_BYTES) return this.queryLong(ruleset, input, QUERY_VERDICT_ONLY);
-    const length = this.write(input, this.inputPointer, INPUT_BYTES);
-    this.written = input;
-    this.writtenLength = length;
-    return this.exports.isAllowed(ruleset, this.inputPointer, length, this.scratchPointer);
+    return this.exports.isAllowed(ruleset, this.inputPointer, this.writeInput(input), this.scratchPointer);
   }
 
   /** @internal One URL (or path, with QUERY_PATH) asked of the matcher: LoadedRuleset.query. */
   query(ruleset: number, input: string, flags: QueryFlags): number {
     checkLive(ruleset);
     if (input.length * 3 > INPUT_BYTES) return this.queryLong(ruleset, input, flags);
-    const length = this.writeUrl(input, this.inputPointer);
+    return this.ask(ruleset, this.inputPointer, this.writeInput(input), this.scratchPointer, flags);
+  }
+
+  /** Writes `input` (at most INPUT_BYTES / 3 units) into the standing region, as queryAgain() finds it; its length in bytes. */
+  private writeInput(input: string): number {
+    const length = this.write(input, this.inputPointer, INPUT_BYTES);
     this.written = input;
     this.writtenLength = length;
-    return this.ask(ruleset, this.inputPointer, length, this.scratchPointer, flags);
+    return length;
   }
 
   /**

@@ -14,7 +14,7 @@
  */
 import { closeSync, existsSync, openSync, opendirSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { LruBudget, type Share } from '../../cache/lru-budget.js';
+import { bytesOf, LruBudget, sharesOf, type Share } from '../../cache/lru-budget.js';
 import { HostGuard } from '../host-guard.js';
 import { parseRobotsTxt, type AgentRules } from '../library.js';
 import { UsageError } from '../usage.js';
@@ -202,8 +202,8 @@ class RulesLru {
       return;
     }
     // The compiled rulesets are shares: hosts whose files compile to the same bytes hold one block.
-    const shares = rules.compiledRulesets().map((ruleset) => ({ key: ruleset.storage, bytes: ruleset.byteLength }));
-    const own = rules.bytesHeld - shares.reduce((sum, share) => sum + share.bytes, 0);
+    const shares = sharesOf(rules.compiledRulesets());
+    const own = rules.bytesHeld - bytesOf(shares);
     this.lru.set(key, { rules, bytes: own + RULES_ENTRY_BYTES + entryBytes, shares });
   }
 }
