@@ -9,7 +9,13 @@ import { text, type TestServer } from './http-server.js';
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
   '.wasm': 'application/wasm',
+  // A stylesheet served as anything else is refused in a standards-mode page; an app's build emits these too.
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.json': 'application/json',
+  '.txt': 'text/plain; charset=utf-8',
 };
 
 /** Every file under `directory`, by the path it is served at: `<prefix><path relative to directory>`. */
