@@ -17,6 +17,8 @@ export default defineConfig({
     // One file per kind: the page is small enough, and fewer requests load faster from a file server.
     assetsInlineLimit: 0,
     reportCompressedSize: false,
+    // The page is one script: CodeMirror and the engine, WebAssembly inlined (test/e2e/lab/ bounds its weight).
+    chunkSizeWarningLimit: 700,
   },
   logLevel: 'warn',
 });

@@ -1,29 +1,44 @@
 /**
- * Which readings read a line differently: for each line, the readings whose parse reports it (ignored, unknown,
- * invalid) while another reading takes it. Shown beside the lint diagnostics, so that "only Google reads this"
- * is seen on the line itself.
+ * Which readings read a line differently, shown on the line itself beside the lint diagnostics: for every URL and
+ * crawler on which the readings disagree, the deciding line of each reading is one that the others do not apply
+ * there (Google matches `/café/` as written, RFC 9309 encoded; Yandex gives YandexBot the `Yandex` group).
  */
-import type { ProfileName } from 'robotstxt-wasm';
-import type { Parses } from './matrix.js';
-import { READINGS, READING_TITLE } from './readings.js';
+import type { Matrix } from './matrix.js';
+import { READING_TITLE } from './readings.js';
 
-/** For each line (1-based) that the readings disagree on: what each reading makes of it. */
-export function linesReadDifferently(parses: Parses): Map<number, string> {
-  const reportedBy = new Map<number, Map<ProfileName, string>>();
-  for (const reading of READINGS) {
-    for (const diagnostic of parses.of(reading).diagnostics) {
-      if (diagnostic.line === 0) continue;
-      let readings = reportedBy.get(diagnostic.line);
-      if (readings === undefined) reportedBy.set(diagnostic.line, (readings = new Map()));
-      if (!readings.has(reading)) readings.set(reading, diagnostic.message);
+/** Examples named per line; past them, the count. */
+const EXAMPLES = 2;
+
+/** For each line (1-based) that decides a verdict for some readings and not for others: what they do, in words. */
+export function linesReadDifferently(matrix: Matrix): Map<number, string> {
+  const cases = new Map<number, string[]>();
+  matrix.cells.forEach((row, r) => {
+    const url = matrix.urls[r] ?? '';
+    const byCrawler = new Map<string, number[]>();
+    row.forEach((cell, index) => {
+      if (!cell.disagree) return;
+      const crawler = matrix.columns[index]?.crawler.name ?? '';
+      byCrawler.set(crawler, [...(byCrawler.get(crawler) ?? []), index]);
+    });
+    for (const [crawler, indexes] of byCrawler) {
+      const lines = new Set(indexes.map((index) => row[index]?.explanation.line ?? 0));
+      for (const line of lines) {
+        if (line === 0) continue;
+        const title = (index: number) => READING_TITLE[matrix.columns[index]?.reading ?? 'rfc9309'];
+        const applying = indexes.filter((index) => row[index]?.explanation.line === line).map(title);
+        const others = indexes.filter((index) => row[index]?.explanation.line !== line).map(title);
+        const list = cases.get(line) ?? [];
+        const verb = (readings: string[], plural: string, singular: string) =>
+          `${readings.join(' and ')} ${readings.length === 1 ? singular : plural}`;
+        list.push(`${verb(applying, 'apply', 'applies')} it to ${url} for ${crawler}, ${verb(others, 'do', 'does')} not`);
+        cases.set(line, list);
+      }
     }
+  });
+  const described = new Map<number, string>();
+  for (const [line, list] of cases) {
+    const more = list.length > EXAMPLES ? ` (and ${list.length - EXAMPLES} more)` : '';
+    described.set(line, `The readings differ on this line: ${list.slice(0, EXAMPLES).join('; ')}${more}`);
   }
-  const differ = new Map<number, string>();
-  for (const [line, readings] of reportedBy) {
-    if (readings.size === READINGS.length) continue;
-    const takers = READINGS.filter((reading) => !readings.has(reading)).map((reading) => READING_TITLE[reading]);
-    const refusers = [...readings].map(([reading, message]) => `${READING_TITLE[reading]}: ${message}`);
-    differ.set(line, `Read by ${takers.join(' and ')}; not by ${refusers.join('; ')}`);
-  }
-  return differ;
+  return described;
 }

@@ -161,7 +161,7 @@ async function renderOnce(state: LabState): Promise<void> {
     .join(' ');
   if (chosen !== undefined && (chosen.row >= urls.length || chosen.column >= columns.length)) chosen = undefined;
   showChosen();
-  showDiagnostics(state.robots, parses);
+  showDiagnostics(state.robots, matrix);
   showSize(state.robots);
   renderDiff(page.diff, page.diffSummary, diffOf(state, matrix));
   await showSimulation(state);
@@ -201,8 +201,8 @@ function diffOf(state: LabState, matrix: Matrix): VerdictChange[] | undefined {
   }
 }
 
-function showDiagnostics(text: string, parses: Parses): void {
-  const readings = linesReadDifferently(parses);
+function showDiagnostics(text: string, matrix: Matrix): void {
+  const readings = linesReadDifferently(matrix);
   const findings: LineFinding[] = lintRobotsTxt(text).map((diagnostic) => {
     const differ = readings.get(diagnostic.line);
     readings.delete(diagnostic.line);
