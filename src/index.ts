@@ -27,7 +27,7 @@ export type { FetchLike, FetchRobotsOptions } from './fetch/options.js';
 export { HostRefusedError, isPublicAddress, publicHostsOnly } from './fetch/host-policy.js';
 export { robotsLocation, type RobotsLocation } from './fetch/origin.js';
 export type { RobotsFetchReason, RobotsFetchResult, RobotsFetchRules, RobotsFetchVerdict, RobotsOutcome } from './fetch/outcome.js';
-export { productToken, productTokens } from './cache/product-token.js';
+export { isUserAgentHeader, productToken, productTokens } from './cache/product-token.js';
 export type { AbortSignalInput, AbortSignalShape, BodyStreamShape, FetchInit, ResponseShape, URLInput, UrlShape } from './api/web-types.js';
 export { RobotsCache } from './cache/robots-cache.js';
 export {

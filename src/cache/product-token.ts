@@ -266,6 +266,24 @@ function expectString(value: unknown, fn: string): asserts value is string {
 }
 
 /**
+ * Whether a crawler's name as someone wrote it is a whole User-Agent header rather than a product token: it has
+ * a comment (parentheses), or several words of which one is a product with a version
+ * (`Mozilla/5.0 ExampleBot/2.1`). Words with neither (`not a token!`) are a mistyped name, not a header
+ * whose one plausible word should be taken. A header's crawler is then read with productToken().
+ *
+ * @example
+ * import { isUserAgentHeader } from 'robotstxt-wasm';
+ *
+ * isUserAgentHeader('Mozilla/5.0 (compatible; ExampleBot/2.1; +https://example.com/bot)'); // true
+ * isUserAgentHeader('ExampleBot/2.1'); // false
+ * isUserAgentHeader('ExampleBot'); // false
+ */
+export function isUserAgentHeader(value: string): boolean {
+  expectString(value, 'isUserAgentHeader');
+  return /[()]/.test(value) || (/\s/.test(value) && value.includes('/'));
+}
+
+/**
  * The robots.txt product token a crawler's `User-Agent` header names: the name site owners write in
  * `User-agent:` lines (RFC 9309 §2.2.1) to address that crawler.
  *

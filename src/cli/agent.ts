@@ -4,7 +4,7 @@
  * from which the token is taken.
  */
 import { describeValue } from '../api/describe-value.js';
-import { parseRobotsTxt, productToken, type ProfileName } from './library.js';
+import { isUserAgentHeader, parseRobotsTxt, productToken, type ProfileName } from './library.js';
 import { UsageError } from './usage.js';
 
 export interface Agent {
@@ -12,15 +12,6 @@ export interface Agent {
   readonly name: string;
   /** The header it was read from, when the value was one. */
   readonly header: string | undefined;
-}
-
-/**
- * A User-Agent header rather than a name: it has a comment (parentheses), or several words one of which is a
- * product with a version (`Mozilla/5.0 ExampleBot/2.1`). Words without either (`not a token!`) are a
- * mistyped name, refused below, not a header whose one plausible word would be taken.
- */
-function isHeader(value: string): boolean {
-  return /[()]/.test(value) || (/\s/.test(value) && value.includes('/'));
 }
 
 const HOW_TO_NAME =
@@ -34,7 +25,7 @@ const HOW_TO_NAME =
  */
 export function readAgent(value: string, profile: ProfileName, label = '--agent'): Agent {
   if (value === '') throw new UsageError(`${label} is empty: ${HOW_TO_NAME}`);
-  if (isHeader(value)) {
+  if (isUserAgentHeader(value)) {
     const token = productToken(value);
     if (token === undefined) {
       throw new UsageError(

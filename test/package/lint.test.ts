@@ -219,6 +219,7 @@ const PUBLIC_VALUES = [
   'fetchRobotsTxt',
   'init',
   'isPublicAddress',
+  'isUserAgentHeader',
   'lintRobotsTxt',
   'matcherInfo',
   'parseRobotsTxt',

@@ -1,0 +1,44 @@
+/**
+ * Which readings read a line differently, shown on the line itself beside the lint diagnostics: for every URL and
+ * crawler on which the readings disagree, the deciding line of each reading is one that the others do not apply
+ * there (Google matches `/café/` as written, RFC 9309 encoded; Yandex gives YandexBot the `Yandex` group).
+ */
+import type { Matrix } from './matrix.js';
+import { READING_TITLE } from './readings.js';
+
+/** Examples named per line; past them, the count. */
+const EXAMPLES = 2;
+
+/** For each line (1-based) that decides a verdict for some readings and not for others: what they do, in words. */
+export function linesReadDifferently(matrix: Matrix): Map<number, string> {
+  const cases = new Map<number, string[]>();
+  matrix.cells.forEach((row, r) => {
+    const url = matrix.urls[r] ?? '';
+    const byCrawler = new Map<string, number[]>();
+    row.forEach((cell, index) => {
+      if (!cell.disagree) return;
+      const crawler = matrix.columns[index]?.crawler.name ?? '';
+      byCrawler.set(crawler, [...(byCrawler.get(crawler) ?? []), index]);
+    });
+    for (const [crawler, indexes] of byCrawler) {
+      const lines = new Set(indexes.map((index) => row[index]?.explanation.line ?? 0));
+      for (const line of lines) {
+        if (line === 0) continue;
+        const title = (index: number) => READING_TITLE[matrix.columns[index]?.reading ?? 'rfc9309'];
+        const applying = indexes.filter((index) => row[index]?.explanation.line === line).map(title);
+        const others = indexes.filter((index) => row[index]?.explanation.line !== line).map(title);
+        const list = cases.get(line) ?? [];
+        const verb = (readings: string[], plural: string, singular: string) =>
+          `${readings.join(' and ')} ${readings.length === 1 ? singular : plural}`;
+        list.push(`${verb(applying, 'apply', 'applies')} it to ${url} for ${crawler}, ${verb(others, 'do', 'does')} not`);
+        cases.set(line, list);
+      }
+    }
+  });
+  const described = new Map<number, string>();
+  for (const [line, list] of cases) {
+    const more = list.length > EXAMPLES ? ` (and ${list.length - EXAMPLES} more)` : '';
+    described.set(line, `The readings differ on this line: ${list.slice(0, EXAMPLES).join('; ')}${more}`);
+  }
+  return described;
+}
