@@ -412,4 +412,14 @@ async function start(): Promise<void> {
   document.documentElement.dataset.labReady = 'true';
 }
 
+/**
+ * Keeps the page's files for offline use (lab/service-worker.js), in the built page only: the dev server's files
+ * change as they are edited. A page opened from disk (file:) or an insecure origin cannot have one, and works online.
+ */
+function workOffline(): void {
+  if (!import.meta.env.PROD || !('serviceWorker' in navigator) || !window.isSecureContext) return;
+  navigator.serviceWorker.register('./sw.js').catch(() => undefined);
+}
+
+workOffline();
 start().catch((error: unknown) => say(`The lab could not start: ${error instanceof Error ? error.message : String(error)}`));
