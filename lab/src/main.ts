@@ -394,7 +394,11 @@ async function start(): Promise<void> {
       () => say('The browser did not let the page copy: copy the address bar instead.'),
     );
   });
-  window.addEventListener('hashchange', () => void loadFromAddress());
+  // A link's new state is being read: not ready until it is shown (tests wait on data-lab-ready).
+  window.addEventListener('hashchange', () => {
+    document.documentElement.dataset.labReady = 'false';
+    void loadFromAddress().finally(() => (document.documentElement.dataset.labReady = 'true'));
+  });
 
   if (hasState(location.hash)) await loadFromAddress();
   else {
