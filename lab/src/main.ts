@@ -360,6 +360,11 @@ async function start(): Promise<void> {
   buildLiveFetch();
   for (const [value, spec] of Object.entries(CASES)) page.simulateCase.append(h('option', { value }, spec.title));
   enableArrowKeys(page.matrix);
+  // The skip link moves focus without replacing the fragment, which holds the state.
+  byId('skip', HTMLAnchorElement).addEventListener('click', (event) => {
+    event.preventDefault();
+    byId('matrix-section', HTMLElement).focus();
+  });
 
   for (const input of [page.urls, page.agents, page.before]) input.addEventListener('input', changed);
   page.agents.addEventListener('input', syncPresets);
@@ -396,6 +401,7 @@ async function start(): Promise<void> {
   });
   // A link's new state is being read: not ready until it is shown (tests wait on data-lab-ready).
   window.addEventListener('hashchange', () => {
+    if (!hasState(location.hash)) return;
     document.documentElement.dataset.labReady = 'false';
     void loadFromAddress().finally(() => (document.documentElement.dataset.labReady = 'true'));
   });
