@@ -6,10 +6,12 @@
  */
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
+import { offline } from './offline.js';
 
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   base: './',
+  plugins: [offline()],
   resolve: { alias: { 'robotstxt-wasm': fileURLToPath(new URL('../dist/index.js', import.meta.url)) } },
   build: {
     outDir: fileURLToPath(new URL('../dist/lab/', import.meta.url)),

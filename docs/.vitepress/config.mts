@@ -25,6 +25,7 @@ const GUIDE = [
   { text: 'The robotstxt command', link: '/cli' },
   { text: 'Usage preferences', link: '/usage' },
   { text: 'Lint', link: '/lint' },
+  { text: 'The robots.txt lab', link: '/lab' },
   { text: 'Migrating', link: '/migrating' },
   { text: 'Cloudflare Workers', link: '/workers' },
   { text: 'Browsers and runtimes', link: '/runtimes' },

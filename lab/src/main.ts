@@ -360,6 +360,11 @@ async function start(): Promise<void> {
   buildLiveFetch();
   for (const [value, spec] of Object.entries(CASES)) page.simulateCase.append(h('option', { value }, spec.title));
   enableArrowKeys(page.matrix);
+  // The skip link moves focus without replacing the fragment, which holds the state.
+  byId('skip', HTMLAnchorElement).addEventListener('click', (event) => {
+    event.preventDefault();
+    byId('matrix-section', HTMLElement).focus();
+  });
 
   for (const input of [page.urls, page.agents, page.before]) input.addEventListener('input', changed);
   page.agents.addEventListener('input', syncPresets);
@@ -394,7 +399,12 @@ async function start(): Promise<void> {
       () => say('The browser did not let the page copy: copy the address bar instead.'),
     );
   });
-  window.addEventListener('hashchange', () => void loadFromAddress());
+  // A link's new state is being read: not ready until it is shown (tests wait on data-lab-ready).
+  window.addEventListener('hashchange', () => {
+    if (!hasState(location.hash)) return;
+    document.documentElement.dataset.labReady = 'false';
+    void loadFromAddress().finally(() => (document.documentElement.dataset.labReady = 'true'));
+  });
 
   if (hasState(location.hash)) await loadFromAddress();
   else {
@@ -412,4 +422,14 @@ async function start(): Promise<void> {
   document.documentElement.dataset.labReady = 'true';
 }
 
+/**
+ * Keeps the page's files for offline use (lab/service-worker.js), in the built page only: the dev server's files
+ * change as they are edited. A page opened from disk (file:) or an insecure origin cannot have one, and works online.
+ */
+function workOffline(): void {
+  if (!import.meta.env.PROD || !('serviceWorker' in navigator) || !window.isSecureContext) return;
+  navigator.serviceWorker.register('./sw.js').catch(() => undefined);
+}
+
+workOffline();
 start().catch((error: unknown) => say(`The lab could not start: ${error instanceof Error ? error.message : String(error)}`));

@@ -137,6 +137,9 @@ describe('what npm publishes', () => {
         'dist/redis.cjs',
         'dist/redis.d.ts',
         'dist/redis.d.cts',
+        // The robots.txt lab that `robotstxt lab` serves.
+        'dist/lab/index.html',
+        'dist/lab/sw.js',
       ]),
     );
     expect(files.filter((path) => !/^(?:dist\/|LICENSE$|README\.md$|CHANGELOG\.md$|package\.json$)/.test(path))).toEqual([]);

@@ -29,10 +29,15 @@ export function renderMatrix(table: HTMLTableElement, matrix: Matrix, choose: (p
     headerRow.append(
       h(
         'th',
-        { scope: 'col', 'data-agent': crawler.given, 'data-profile': reading, title: crawler.given },
+        {
+          scope: 'col',
+          'data-agent': crawler.given,
+          'data-profile': reading,
+          title: `${crawler.given}, as ${READING_TITLE[reading]} reads it`,
+        },
         h('span', { class: 'agent' }, crawler.name),
         ' ',
-        h('span', { class: 'reading' }, `(${READING_TITLE[reading]})`),
+        h('span', { class: 'reading' }, reading),
       ),
     );
   }
