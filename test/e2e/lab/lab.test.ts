@@ -478,9 +478,10 @@ describe.skipIf(!chromium.found)('the robots.txt lab in Chromium', () => {
   it('weighs no more JavaScript and WebAssembly than its bound', async () => {
     const fresh = await newContext();
     try {
+      // The context's responses: the page's own, and its service worker's (its script, and what it keeps).
       const loaded: string[] = [];
+      fresh.on('response', (response) => void loaded.push(new URL(response.url()).pathname));
       const weighed = await fresh.newPage();
-      weighed.on('response', (response) => void loaded.push(new URL(response.url()).pathname));
       await openFresh(weighed, pageUrl, plainFragment(SMALL_STATE));
       await weighed.waitForLoadState('networkidle');
       const code = [...new Set(loaded)].filter((path) => /\.(?:m?js|wasm)$/.test(path));
@@ -503,12 +504,27 @@ describe.skipIf(!chromium.found)('the robots.txt lab in Chromium', () => {
       const alone = await offline.newPage();
       await openFresh(alone, pageUrl, plainFragment(SMALL_STATE));
       await alone.waitForLoadState('networkidle');
+      // A service worker, where the page registers one, keeps its files once it controls the page.
+      const worker = await alone.evaluate(
+        async () => 'serviceWorker' in navigator && (await navigator.serviceWorker.getRegistration()) !== undefined,
+      );
+      if (worker) await alone.waitForFunction(() => navigator.serviceWorker.controller !== null);
       const failedBefore = traffic.failed.length;
       await offline.setOffline(true);
       const urls = ['/private/offline', '/private/open/offline', '/offline.pdf', '/no-google/offline'];
       await afterRender(alone, urls, () => alone.fill('#urls', urls.join('\n')));
       expectMatrix(await readMatrix(alone), { ...SMALL_STATE, urls });
       expect(traffic.failed.slice(failedBefore)).toEqual([]);
+
+      // Loaded again with no network, where the page keeps its files (a service worker, in a secure context).
+      console.log(`lab: offline ${worker ? 'with a service worker: edited, then loaded again' : 'without a service worker: edited'}`);
+      if (worker) {
+        await openFresh(alone, pageUrl, plainFragment({ ...SMALL_STATE, urls }));
+        expectMatrix(await readMatrix(alone), { ...SMALL_STATE, urls });
+        // The worker tries the network first: those tries fail, as they must offline, and are not the page's failures.
+        const tries = traffic.failed.splice(failedBefore);
+        expect(tries.filter((failure) => !failure.endsWith('net::ERR_INTERNET_DISCONNECTED'))).toEqual([]);
+      }
     } finally {
       await offline.close();
     }
