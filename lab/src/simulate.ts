@@ -108,21 +108,20 @@ export interface SimulatedReading {
   readonly setAside: boolean;
   /** The rules the crawler follows, in words: "full rules", "allow all", "disallow all". */
   readonly meaning: string;
-  /** The section of RFC 9309 that says so. */
-  readonly section: string;
+  /** Where the rule is written: a section of RFC 9309, or the reading's own documentation where it departs from it. */
+  readonly source: { readonly title: string; readonly href: string };
   /** What the reading adds to the standard, if anything. */
   readonly note: string | undefined;
 }
 
-/** The section of RFC 9309 behind each reason. */
-const SECTION: Readonly<Record<RobotsFetchReason, string>> = {
+/** The section of RFC 9309 behind each reason; `not-200` is Yandex's own rule (YANDEX_RULES). */
+const SECTION: Readonly<Record<Exclude<RobotsFetchReason, 'not-200'>, string>> = {
   ok: '§2.3.1.1',
   'client-error': '§2.3.1.3',
   'too-many-redirects': '§2.3.1.2',
   'redirect-loop': '§2.3.1.2',
   'bad-redirect': '§2.3.1.2',
   'redirect-refused': '§2.3.1.2',
-  'not-200': '§2.3.1.3',
   'server-error': '§2.3.1.4',
   'rate-limited': '§2.3.1.4',
   timeout: '§2.3.1.4',
@@ -131,6 +130,19 @@ const SECTION: Readonly<Record<RobotsFetchReason, string>> = {
   'invalid-response': '§2.3.1.4',
   'host-refused': '§2.3.1.4',
 };
+
+/** Where Yandex documents that it reads every answer but 200 as allowing everything, and a file over 32 KB so. */
+const YANDEX_RULES = 'https://yandex.com/support/webmaster/controlling-robot/robots-txt.html';
+
+function rfcSection(section: string): { title: string; href: string } {
+  return { title: `RFC 9309 ${section}`, href: `https://www.rfc-editor.org/rfc/rfc9309#section-${section.slice(1)}` };
+}
+
+/** Where the outcome's rule is written. */
+function sourceOf(reason: RobotsFetchReason, truncated: boolean, setAside: boolean): { title: string; href: string } {
+  if (setAside || reason === 'not-200') return { title: "Yandex's documentation", href: YANDEX_RULES };
+  return rfcSection(truncated ? '§2.5' : SECTION[reason]);
+}
 
 const MEANING: Readonly<Record<RobotsOutcome, string>> = { rules: 'full rules', 'allow-all': 'allow all', 'disallow-all': 'disallow all' };
 
@@ -165,7 +177,7 @@ async function simulateReading(fetch: FetchLike, reading: ProfileName): Promise<
     fetched: { outcome: result.outcome, reason, status, redirects, finalUrl, bytes, truncated },
     setAside,
     meaning: MEANING[outcome],
-    section: truncated ? '§2.5' : SECTION[reason],
+    source: sourceOf(reason, truncated, setAside),
     note: noteFor(reading, result, setAside),
   };
 }

@@ -17,7 +17,11 @@ export function renderSimulation(
   }
   table.hidden = false;
   summary.textContent = `The server answers: ${title}.`;
-  const head = h('tr', {}, ...['Reading', 'The crawler follows', 'Why', 'RFC 9309'].map((name) => h('th', { scope: 'col' }, name)));
+  const head = h(
+    'tr',
+    {},
+    ...['Reading', 'The crawler follows', 'Why', 'Where it is written'].map((name) => h('th', { scope: 'col' }, name)),
+  );
   const body = h('tbody');
   for (const simulated of readings) {
     const { fetched } = simulated;
@@ -33,14 +37,9 @@ export function renderSimulation(
         h('th', { scope: 'row' }, READING_TITLE[simulated.reading]),
         h('td', { class: `outcome ${simulated.outcome}` }, simulated.meaning),
         h('td', {}, `${fetched.reason} (${steps.join(', ')})`, simulated.note === undefined ? '' : `. ${simulated.note}`),
-        h('td', {}, h('a', { href: sectionLink(simulated.section) }, simulated.section)),
+        h('td', {}, h('a', { href: simulated.source.href }, simulated.source.title)),
       ),
     );
   }
   table.replaceChildren(h('caption', {}, `What each reading makes of it: ${title}`), h('thead', {}, head), body);
-}
-
-/** The section's place in the RFC's HTML at the RFC Editor. */
-function sectionLink(section: string): string {
-  return `https://www.rfc-editor.org/rfc/rfc9309#section-${section.replace('§', '')}`;
 }
