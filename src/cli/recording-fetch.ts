@@ -5,7 +5,7 @@ import { withBody } from './response-body.js';
 
 /**
  * The guard's fetch, keeping a copy of the last response's body as the library reads it: fetchRobotsTxt
- * gives the parsed file, and the linter needs its bytes.
+ * gives the parsed file, and the linter and the lab need its bytes.
  */
 export function recordingFetch(guard: HostGuard, maxBytes: number): { readonly fetch: FetchLike; body(): Uint8Array } {
   let chunks: Uint8Array[] = [];
