@@ -2,19 +2,11 @@
  * `robotstxt lint FILE|URL…`: what each robots.txt gets wrong, as each crawler reads it. Findings as
  * `file:line:col severity code message` (with the hint below), JSON lines, or GitHub Actions annotations.
  */
-import {
-  DEFAULT_LINT_MAX_BYTES,
-  LINT_CODES,
-  fetchRobotsTxt,
-  lintRobotsTxt,
-  type FetchLike,
-  type LintDiagnostic,
-  type LintSeverity,
-} from './library.js';
+import { DEFAULT_LINT_MAX_BYTES, LINT_CODES, fetchRobotsTxt, lintRobotsTxt, type LintDiagnostic, type LintSeverity } from './library.js';
 import { HOST_OPTIONS, HOST_OPTIONS_HELP, HostGuard, readHostPolicy, type HostPolicy } from './host-guard.js';
 import { DEFAULT_USER_AGENT, jsonLine, noteRefusal, outcomeText, statusText, writeOut } from './report.js';
 import { printable } from './printable.js';
-import { withBody } from './response-body.js';
+import { recordingFetch } from './recording-fetch.js';
 import { cutNote, readRobotsInput } from './robots-input.js';
 import { EXIT_LINT_ERRORS, EXIT_OK, oneOf, readArguments, UsageError, wholeNumber } from './usage.js';
 
@@ -79,28 +71,6 @@ const OPTIONS = {
 interface Linted {
   readonly name: string;
   readonly diagnostics: readonly LintDiagnostic[];
-}
-
-/**
- * The guard's fetch, keeping a copy of the last response's body as the library reads it: fetchRobotsTxt
- * gives the parsed file, and the linter needs its bytes.
- */
-function recordingFetch(guard: HostGuard, maxBytes: number): { readonly fetch: FetchLike; body(): Uint8Array } {
-  let chunks: Uint8Array[] = [];
-  const fetch: FetchLike = async (url, init) => {
-    const response = await guard.fetch(url, init);
-    chunks = [];
-    const copy = new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        chunks.push(chunk);
-        controller.enqueue(chunk);
-      },
-    });
-    const body = response.body === null ? null : response.body.pipeThrough(copy);
-    return withBody(response, body);
-  };
-  // The library reads one byte past the limit of a body it cuts: the linter is given it, to know of the cut.
-  return { fetch, body: () => Buffer.concat(chunks).subarray(0, maxBytes + 1) };
 }
 
 /** How inputs are linted (lintRobotsTxt's options) and how URLs are fetched: the header, the deadline, the hosts allowed. */

@@ -1,13 +1,14 @@
 /**
  * The `robotstxt` command (the package's bin): `filter` URL lines for a crawler, `check` URLs against a
- * robots.txt, `fetch` an origin's robots.txt the standard way, `lint` a robots.txt. Node only; the library
- * never imports it.
+ * robots.txt, `fetch` an origin's robots.txt the standard way, `lint` a robots.txt, serve the `lab` page on
+ * this machine. Node only; the library never imports it.
  */
 import { version } from '../../package.json';
 import { describeValue } from '../api/describe-value.js';
 import { runCheck, CHECK_HELP } from './check.js';
 import { runFetch, FETCH_HELP } from './fetch.js';
 import { runFilter, FILTER_HELP } from './filter/command.js';
+import { runLab, LAB_HELP } from './lab/command.js';
 import { runLint, LINT_HELP } from './lint.js';
 import { printable } from './printable.js';
 import { EXIT_OK, EXIT_USAGE, UsageError } from './usage.js';
@@ -20,6 +21,7 @@ Usage:
   robotstxt check ROBOTS AGENT URL…   the verdict, rule and line for each URL (ROBOTS: a file or an http(s) URL)
   robotstxt fetch URL                 fetch an origin's robots.txt the RFC 9309 way and report what came back
   robotstxt lint FILE|URL…            what a robots.txt gets wrong, as each crawler reads it
+  robotstxt lab                       serve the robots.txt lab on 127.0.0.1 and print its address
 
 Each command has --help; --version (-V) prints the version. Exit codes: 0 success; 1 when check finds a URL disallowed or lint an error; 2 usage or input errors.`;
 
@@ -30,6 +32,7 @@ const COMMANDS: Record<string, { run: Command; help: string }> = {
   check: { run: runCheck, help: CHECK_HELP },
   fetch: { run: runFetch, help: FETCH_HELP },
   lint: { run: runLint, help: LINT_HELP },
+  lab: { run: runLab, help: LAB_HELP },
 };
 
 /** Whether `flags` are among the options of `args`: the arguments before a `--`, after which all are operands. */
@@ -44,7 +47,7 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(`robotstxt ${version}\n`);
     return EXIT_OK;
   }
-  if (name === undefined) throw new UsageError('no command: use filter, check, fetch or lint (see robotstxt --help)');
+  if (name === undefined) throw new UsageError('no command: use filter, check, fetch, lint or lab (see robotstxt --help)');
   if (name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(`${HELP}\n`);
     return EXIT_OK;
@@ -52,7 +55,7 @@ async function main(argv: readonly string[]): Promise<number> {
   const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (command === undefined) {
     const what = name.startsWith('-') ? 'option' : 'command';
-    throw new UsageError(`unknown ${what} ${describeValue(name)}: use filter, check, fetch or lint (see robotstxt --help)`);
+    throw new UsageError(`unknown ${what} ${describeValue(name)}: use filter, check, fetch, lint or lab (see robotstxt --help)`);
   }
   if (asks(args, '--help', '-h')) {
     process.stdout.write(`${command.help}\n`);

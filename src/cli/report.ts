@@ -7,6 +7,7 @@ import { version } from '../../package.json';
 import {
   DEFAULT_MAX_BYTES,
   fetchRobotsTxt,
+  type FetchLike,
   type ProfileName,
   type RobotsFetchReason,
   type RobotsFetchResult,
@@ -73,11 +74,26 @@ export function readSettings(values: FetchOptionValues): Settings {
 }
 
 /**
+ * The fetch the library is given, made from the command's host guard: the guard's own, or one around it
+ * that also keeps the body (recording-fetch.ts) or can be stopped.
+ */
+export type FetchThrough = (guard: HostGuard) => FetchLike;
+
+/** Whether `url` is a host name without a scheme (`example.com`, `example.com:8080/a`), which a person means as https. */
+export function isBareHost(url: string): boolean {
+  return !url.includes('://') && /^[\w.-]+(?::\d+)?(?:[/?#]|$)/.test(url);
+}
+
+/**
  * fetchRobotsTxt with the command's settings, through the host guard (a refusal is noted on stderr).
  * Nothing the network does throws; what does throw is a URL or an option the library refuses, which is
  * the caller's mistake: a UsageError that says so.
  */
-export async function fetchRobots(url: string, settings: Settings): Promise<RobotsFetchResult> {
+export async function fetchRobots(
+  url: string,
+  settings: Settings,
+  through: FetchThrough = (guard) => guard.fetch,
+): Promise<RobotsFetchResult> {
   const guard = new HostGuard(settings.hosts);
   try {
     const result = await fetchRobotsTxt(url, {
@@ -85,7 +101,7 @@ export async function fetchRobots(url: string, settings: Settings): Promise<Robo
       timeoutMs: settings.timeoutMs,
       maxBytes: settings.maxBytes,
       profile: settings.profile,
-      fetch: guard.fetch,
+      fetch: through(guard),
       allowHost: guard.allowHost,
     });
     noteRefusal(result, guard);
@@ -93,8 +109,7 @@ export async function fetchRobots(url: string, settings: Settings): Promise<Robo
   } catch (error) {
     if (!(error instanceof TypeError || error instanceof RangeError)) throw error;
     if (/userAgent/.test(error.message)) throw new UsageError(`--user-agent: ${error.message}`);
-    const bareHost = !url.includes('://') && /^[\w.-]+(?::\d+)?(?:[/?#]|$)/.test(url);
-    throw new UsageError(bareHost ? `${error.message} (did you mean https://${url}?)` : error.message);
+    throw new UsageError(isBareHost(url) ? `${error.message} (did you mean https://${url}?)` : error.message);
   }
 }
 

@@ -135,6 +135,15 @@ export function readError(path: string, error: unknown): UsageError {
   return new UsageError(`cannot read ${path === '-' ? 'stdin' : printable(path)}: ${printable(why)}`);
 }
 
+/** A check of the library's options, whose error is a usage error of the flag. */
+export function libraryCheck(flag: string, check: () => unknown): void {
+  try {
+    check();
+  } catch (error) {
+    throw new UsageError(`--${flag}: ${(error as Error).message}`);
+  }
+}
+
 /** A whole number ≥ `min` from option `name`, or a UsageError. */
 export function wholeNumber(name: string, value: string | undefined, fallback: number, min = 1): number {
   if (value === undefined) return fallback;

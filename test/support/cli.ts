@@ -1,5 +1,5 @@
 /** The built `robotstxt` command (dist/cli.js, `npm test` builds it), run as a user runs it. */
-import { execFile, spawn } from 'node:child_process';
+import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
@@ -42,10 +42,24 @@ export function runOnTestNetwork(
   dns: Readonly<Record<string, readonly string[]>> = {},
   input?: string,
 ): Promise<Run> {
+  return runNode(['--import', NETWORK_PRELOAD, CLI, ...args], testNetworkEnv(dns), input);
+}
+
+/** The environment of a command on the test network: `dns` (name → its addresses) as the preload reads it. */
+function testNetworkEnv(dns: Readonly<Record<string, readonly string[]>>): NodeJS.ProcessEnv {
   const table = Object.entries(dns)
     .map(([name, addresses]) => `${name}=${addresses.join(',')}`)
     .join(' ');
-  return runNode(['--import', NETWORK_PRELOAD, CLI, ...args], { ...process.env, ROBOTSTXT_TEST_DNS: table }, input);
+  return { ...process.env, ROBOTSTXT_TEST_DNS: table };
+}
+
+/**
+ * Starts the command with `args` and leaves it running, for a subcommand that serves until it is stopped
+ * (`lab`); on the test network (as runOnTestNetwork) when `dns` is given.
+ */
+export function startCommand(args: readonly string[], dns?: Readonly<Record<string, readonly string[]>>): ChildProcessWithoutNullStreams {
+  if (dns === undefined) return spawn(process.execPath, [CLI, ...args]);
+  return spawn(process.execPath, ['--import', NETWORK_PRELOAD, CLI, ...args], { env: testNetworkEnv(dns) });
 }
 
 /** A run whose output is kept as bytes, for byte-for-byte comparisons. */

@@ -7,7 +7,7 @@ import { HOST_OPTIONS, readHostPolicy, type HostPolicy } from '../host-guard.js'
 import { DEFAULT_MAX_BYTES, type ProfileName } from '../library.js';
 import { DEFAULT_USER_AGENT, PROFILES } from '../report.js';
 import { readAgent } from '../agent.js';
-import { exclusive, oneOf, readArguments, UsageError, wholeNumber } from '../usage.js';
+import { exclusive, libraryCheck, oneOf, readArguments, UsageError, wholeNumber } from '../usage.js';
 import { readVhost } from './host-name.js';
 import { UNKNOWN_POLICIES, USAGE_PURPOSES, type UsageFilter } from './usage-filter.js';
 import { workerCount } from './worker-count.js';
@@ -223,15 +223,6 @@ function usageFilterOf(values: OptionValues): UsageFilter | undefined {
     purpose: oneOf('purpose', purpose, USAGE_PURPOSES, 'train-ai'),
     unknown: oneOf('unknown', unknown, UNKNOWN_POLICIES, 'keep'),
   };
-}
-
-/** A check of the library's options, whose error is a usage error of the flag. */
-function libraryCheck(flag: string, check: () => unknown): void {
-  try {
-    check();
-  } catch (error) {
-    throw new UsageError(`--${flag}: ${(error as Error).message}`);
-  }
 }
 
 export function readFilterOptions(args: readonly string[]): FilterOptions {

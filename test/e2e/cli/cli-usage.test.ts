@@ -46,6 +46,7 @@ describe('--version', () => {
     [['check', '-V']],
     [['fetch', '--version']],
     [['lint', '-V']],
+    [['lab', '--version']],
     // Asked for, it wins over what else is wrong: the answer costs nothing.
     [['check', '--frob', '--version']],
   ])('%j prints "robotstxt <version>" and exits 0', async (args) => {
@@ -63,7 +64,7 @@ describe('one default User-Agent', () => {
   // robotstxt-cli/<version> (+<the package's npm page>): a site's owner who looks it up finds the package.
   const header = `robotstxt-cli/${version} (+https://www.npmjs.com/package/robotstxt-wasm)`;
 
-  it.each(['filter', 'check', 'fetch', 'lint'])('robotstxt %s --help shows it', async (command) => {
+  it.each(['filter', 'check', 'fetch', 'lint', 'lab'])('robotstxt %s --help shows it', async (command) => {
     const help = await run([command, '--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain(`(default "${header}")`);
@@ -82,8 +83,8 @@ describe('option errors say what was wrong in their own words', () => {
       'robotstxt: --max-bytes needs a value: "-1" reads as an option (write --max-bytes=VALUE for a value starting with "-") ' +
         '(see robotstxt lint --help)\n',
     ],
-    [['frob'], 'robotstxt: unknown command "frob": use filter, check, fetch or lint (see robotstxt --help)\n'],
-    [[], 'robotstxt: no command: use filter, check, fetch or lint (see robotstxt --help)\n'],
+    [['frob'], 'robotstxt: unknown command "frob": use filter, check, fetch, lint or lab (see robotstxt --help)\n'],
+    [[], 'robotstxt: no command: use filter, check, fetch, lint or lab (see robotstxt --help)\n'],
   ])('%j', async (args, stderr) => {
     const result = await run(args);
     expect(result).toEqual({ code: 2, stdout: '', stderr });
