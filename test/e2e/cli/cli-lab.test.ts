@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { version } from '../../../package.json';
-import { run, runProgram, startCommand } from '../../support/cli.js';
+import { run, runProgram } from '../../support/cli.js';
+import { startLab, stopLabs, type Lab } from '../../support/lab-command.js';
 import { closedPort, closeServers, hang, redirect, startServer, status, text } from '../../support/http-server.js';
 
 const ROBOTS = 'User-agent: *\nDisallow: /private/\n\nUser-agent: ExampleBot\nDisallow: /drafts/\n';
@@ -21,57 +22,7 @@ const HEADER = 'Mozilla/5.0 (compatible; ExampleBot/2.1; +https://example.com/bo
 const CSP =
   "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
   "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
-const ADDRESS = /^http:\/\/127\.0\.0\.1:(\d+)\/([A-Za-z0-9_-]{32})\/$/;
 const DIST = fileURLToPath(new URL('../../../dist/', import.meta.url));
-
-interface Lab {
-  readonly address: string;
-  readonly port: number;
-  readonly token: string;
-  /** What the command printed: the address, then how to stop it. */
-  readonly stdout: string;
-  stderr(): string;
-  /** Sends `signal` and resolves to the exit code. */
-  stop(signal?: NodeJS.Signals): Promise<number | null>;
-}
-
-const running = new Set<Lab>();
-
-afterEach(async () => {
-  await Promise.all([...running].map((lab) => lab.stop()));
-  await closeServers();
-});
-
-/** Starts `robotstxt lab` with `args` (on the test network with `dns`) and waits for its address. */
-async function startLab(args: readonly string[] = [], dns?: Readonly<Record<string, readonly string[]>>): Promise<Lab> {
-  const child = startCommand(['lab', ...args], dns);
-  let stdout = '';
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  await new Promise<void>((resolve, reject) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      if (stdout.split('\n').length > 2) resolve();
-    });
-    void exited.then((code) => reject(new Error(`robotstxt lab exited with ${code}: ${stderr}`)));
-  });
-  const [, port, token] = ADDRESS.exec(stdout.split('\n')[0] as string) ?? [];
-  const lab: Lab = {
-    address: stdout.split('\n')[0] as string,
-    port: Number(port),
-    token: token as string,
-    stdout,
-    stderr: () => stderr,
-    stop: (signal = 'SIGTERM') => {
-      running.delete(lab);
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-      return exited;
-    },
-  };
-  running.add(lab);
-  return lab;
-}
 
 interface Answer {
   readonly status: number;
