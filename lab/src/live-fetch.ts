@@ -5,7 +5,11 @@
  */
 import type { ProfileName } from 'robotstxt-wasm';
 
-/** What the command answers: fetchRobotsTxt()'s result, with the file's text for a 2xx. */
+/**
+ * What the command answers: fetchRobotsTxt()'s result, with the file's text for a 2xx. The command's side is
+ * FetchAnswer in src/cli/lab/fetch-api.ts, which the page cannot import (it is Node's code); the page checks the
+ * answer as any input, and test/e2e/lab/lab-live.test.ts holds the two sides together.
+ */
 export interface LiveFetch {
   readonly outcome: 'rules' | 'allow-all' | 'disallow-all';
   readonly reason: string;
