@@ -55,11 +55,16 @@ function testNetworkEnv(dns: Readonly<Record<string, readonly string[]>>): NodeJ
 
 /**
  * Starts the command with `args` and leaves it running, for a subcommand that serves until it is stopped
- * (`lab`); on the test network (as runOnTestNetwork) when `dns` is given.
+ * (`lab`); on the test network (as runOnTestNetwork) when `dns` is given. `cli`: another copy of the command
+ * (an installed package's), dist/cli.js by default.
  */
-export function startCommand(args: readonly string[], dns?: Readonly<Record<string, readonly string[]>>): ChildProcessWithoutNullStreams {
-  if (dns === undefined) return spawn(process.execPath, [CLI, ...args]);
-  return spawn(process.execPath, ['--import', NETWORK_PRELOAD, CLI, ...args], { env: testNetworkEnv(dns) });
+export function startCommand(
+  args: readonly string[],
+  dns?: Readonly<Record<string, readonly string[]>>,
+  cli: string = CLI,
+): ChildProcessWithoutNullStreams {
+  if (dns === undefined) return spawn(process.execPath, [cli, ...args]);
+  return spawn(process.execPath, ['--import', NETWORK_PRELOAD, cli, ...args], { env: testNetworkEnv(dns) });
 }
 
 /** A run whose output is kept as bytes, for byte-for-byte comparisons. */

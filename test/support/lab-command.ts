@@ -3,7 +3,7 @@
  * for the command's own suite (test/e2e/cli/cli-lab.test.ts) and the page's live mode in Chromium
  * (test/e2e/lab/lab-live.test.ts).
  */
-import { startCommand } from './cli.js';
+import { CLI, startCommand } from './cli.js';
 
 const ADDRESS = /^http:\/\/127\.0\.0\.1:(\d+)\/([A-Za-z0-9_-]{32})\/$/;
 
@@ -25,9 +25,16 @@ export function stopLabs(): Promise<unknown> {
   return Promise.all([...running].map((lab) => lab.stop()));
 }
 
-/** Starts `robotstxt lab` with `args` (on the test network with `dns`) and waits for its address. */
-export async function startLab(args: readonly string[] = [], dns?: Readonly<Record<string, readonly string[]>>): Promise<Lab> {
-  const child = startCommand(['lab', ...args], dns);
+/**
+ * Starts `robotstxt lab` with `args` (on the test network with `dns`) and waits for its address; `cli` is another
+ * copy of the command (an installed package's), dist/cli.js by default.
+ */
+export async function startLab(
+  args: readonly string[] = [],
+  dns?: Readonly<Record<string, readonly string[]>>,
+  cli: string = CLI,
+): Promise<Lab> {
+  const child = startCommand(['lab', ...args], dns, cli);
   let stdout = '';
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
