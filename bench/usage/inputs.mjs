@@ -18,6 +18,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadCorpus } from '../../harness/corpus.mjs';
+import { concat } from '../../harness/bytes.mjs';
 import { mulberry32 } from '../../harness/random.mjs';
 import { cappedBody, MAIN_AGENT } from '../lib/workloads.mjs';
 
@@ -132,17 +133,6 @@ function usageBlock(patterns, random, counts) {
     counts.contentUsage++;
   }
   return lines;
-}
-
-/** @param {readonly Uint8Array[]} parts */
-function concat(parts) {
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
 }
 
 /**

@@ -4,33 +4,37 @@
  * there (Google matches `/café/` as written, RFC 9309 encoded; Yandex gives YandexBot the `Yandex` group).
  */
 import type { Matrix } from './matrix.js';
-import { READING_TITLE } from './readings.js';
+import { READING_TITLE, type Crawler } from './readings.js';
 
 /** Examples named per line; past them, the count. */
 const EXAMPLES = 2;
 
+/** `readings` as a sentence's subject, with the verb that agrees with it. */
+function subject(readings: readonly string[], plural: string, singular: string): string {
+  return `${readings.join(' and ')} ${readings.length === 1 ? singular : plural}`;
+}
+
 /** For each line (1-based) that decides a verdict for some readings and not for others: what they do, in words. */
 export function linesReadDifferently(matrix: Matrix): Map<number, string> {
   const cases = new Map<number, string[]>();
+  const title = (index: number): string => READING_TITLE[matrix.columns[index]?.reading ?? 'rfc9309'];
   matrix.cells.forEach((row, r) => {
     const url = matrix.urls[r] ?? '';
-    const byCrawler = new Map<string, number[]>();
+    // By crawler as given: a token and a header that names it are columns of their own.
+    const byCrawler = new Map<Crawler, number[]>();
     row.forEach((cell, index) => {
-      if (!cell.disagree) return;
-      const crawler = matrix.columns[index]?.crawler.name ?? '';
+      const crawler = matrix.columns[index]?.crawler;
+      if (!cell.disagree || crawler === undefined) return;
       byCrawler.set(crawler, [...(byCrawler.get(crawler) ?? []), index]);
     });
     for (const [crawler, indexes] of byCrawler) {
       const lines = new Set(indexes.map((index) => row[index]?.explanation.line ?? 0));
       for (const line of lines) {
         if (line === 0) continue;
-        const title = (index: number) => READING_TITLE[matrix.columns[index]?.reading ?? 'rfc9309'];
         const applying = indexes.filter((index) => row[index]?.explanation.line === line).map(title);
         const others = indexes.filter((index) => row[index]?.explanation.line !== line).map(title);
         const list = cases.get(line) ?? [];
-        const verb = (readings: string[], plural: string, singular: string) =>
-          `${readings.join(' and ')} ${readings.length === 1 ? singular : plural}`;
-        list.push(`${verb(applying, 'apply', 'applies')} it to ${url} for ${crawler}, ${verb(others, 'do', 'does')} not`);
+        list.push(`${subject(applying, 'apply', 'applies')} it to ${url} for ${crawler.name}, ${subject(others, 'do', 'does')} not`);
         cases.set(line, list);
       }
     }

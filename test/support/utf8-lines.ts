@@ -4,6 +4,7 @@
  * and raw lines that are not UTF-8.
  */
 import fc from 'fast-check';
+import { concat } from '../../harness/bytes.mjs';
 
 const encoder = new TextEncoder();
 /** The WebAssembly matcher's standing input region (src/engine/wasm-backend.ts, INPUT_BYTES). */
@@ -22,16 +23,6 @@ export function pack(lines: readonly Uint8Array[]): { bytes: Uint8Array; ranges:
     at += line.length + 1;
   });
   return { bytes, ranges };
-}
-
-export function concat(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
 }
 
 // ---------------------------------------------------------------------------------------------------------

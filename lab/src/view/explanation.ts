@@ -5,24 +5,28 @@ import { h, verdictText } from './dom.js';
 
 const PURPOSES = ['train-ai', 'search', 'ai-input'] as const;
 
+/** The deciding rule as the library read it, and the line as written when that reads otherwise (`disallow:/x`, a comment). */
+function decidingRule(explanation: Cell['explanation'], lineText: string | undefined): HTMLElement {
+  const rule = explanation.rule;
+  const read = rule === undefined ? '' : `${rule.kind === 'allow' ? 'Allow' : 'Disallow'}: ${rule.pattern}`;
+  const written = lineText?.trim();
+  return h(
+    'p',
+    {},
+    `Line ${explanation.line} decides: `,
+    h('code', {}, read),
+    written !== undefined && written !== read ? ` (written “${written}”)` : '',
+    '.',
+  );
+}
+
 export function renderExplanation(panel: HTMLElement, url: string, column: Column, cell: Cell, lineText: string | undefined): void {
   const { explanation, usage } = cell;
   panel.dataset.line = String(explanation.line);
   const who = `${column.crawler.name} under ${READING_TITLE[column.reading]}'s reading`;
   const verdict = verdictText(explanation.allowed);
   const why =
-    explanation.rule === undefined
-      ? h('p', {}, `No rule matches, so the URL is ${verdict}.`)
-      : h(
-          'p',
-          {},
-          `Line ${explanation.line} decides: `,
-          h('code', {}, `${explanation.rule.kind === 'allow' ? 'Allow' : 'Disallow'}: ${explanation.rule.pattern}`),
-          lineText !== undefined && lineText.trim() !== `${explanation.rule.kind}: ${explanation.rule.pattern}`
-            ? ` (written “${lineText.trim()}”)`
-            : '',
-          '.',
-        );
+    explanation.rule === undefined ? h('p', {}, `No rule matches, so the URL is ${verdict}.`) : decidingRule(explanation, lineText);
   const parts: Node[] = [h('h3', {}, h('span', { class: 'url' }, url), ` is ${verdict} for ${who}`), why];
   if (column.crawler.given !== column.crawler.name) parts.push(h('p', {}, `Crawler read from the header “${column.crawler.given}”.`));
   if (cell.disagree)

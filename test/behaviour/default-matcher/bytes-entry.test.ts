@@ -13,7 +13,8 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { describeCorpus, loadCorpus } from '../../support/corpus.js';
 import { defaultMatcher, matcherInfo, parseRobotsTxt, RulesDisposedError, setMatcher, type AgentRules } from '../../support/library.js';
-import { concat, INPUT_BYTES, line, longLine, ODD_BYTES, pack, profile, robotsFile, urlText } from '../../support/utf8-lines.js';
+import { concat } from '../../../harness/bytes.mjs';
+import { INPUT_BYTES, line, longLine, ODD_BYTES, pack, profile, robotsFile, urlText } from '../../support/utf8-lines.js';
 
 const MATCHERS = ['wasm', 'typescript'] as const;
 const encoder = new TextEncoder();

@@ -18,7 +18,8 @@ import {
   type AgentRules,
   type RobotsTxt,
 } from '../../support/library.js';
-import { concat, INPUT_BYTES, line, longLine, ODD_BYTES, pack, profile, robotsFile } from '../../support/utf8-lines.js';
+import { concat } from '../../../harness/bytes.mjs';
+import { INPUT_BYTES, line, longLine, ODD_BYTES, pack, profile, robotsFile } from '../../support/utf8-lines.js';
 
 const MATCHERS = ['wasm', 'typescript'] as const;
 const TIERS = ['uncompiled', 'scan', 'indexed'] as const;
